@@ -1,0 +1,18 @@
+# tree-sitter grammars, pinned in package-lock.json and installed with `npm ci --ignore-scripts`.
+set(PORTCHECK_GRAMMAR_ROOT ${CMAKE_SOURCE_DIR}/node_modules CACHE PATH "Folder holding the npm grammar packages")
+
+set(_grammar_sources)
+foreach(lang python cpp)
+  set(_dir ${PORTCHECK_GRAMMAR_ROOT}/tree-sitter-${lang}/src)
+  if(NOT EXISTS ${_dir}/parser.c)
+    message(FATAL_ERROR "tree-sitter-${lang} grammar not found in ${_dir}: run `npm ci --ignore-scripts` first")
+  endif()
+  list(APPEND _grammar_sources ${_dir}/parser.c ${_dir}/scanner.c)
+  set_source_files_properties(${_dir}/parser.c ${_dir}/scanner.c PROPERTIES
+    INCLUDE_DIRECTORIES ${_dir})
+endforeach()
+
+add_library(portcheck_grammars STATIC ${_grammar_sources})
+set_target_properties(portcheck_grammars PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
+# Generated parsers: their warnings are not ours, and -O1 keeps the 17 MB C++ grammar quick to build.
+target_compile_options(portcheck_grammars PRIVATE -w -O1)

@@ -1,0 +1,102 @@
+// port-check: the thin command line over libportcheck. Parses arguments, calls a command, exits.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "app/commands.h"
+
+using namespace portcheck;
+
+namespace {
+
+void addCommonOptions(CLI::App& app, CommonOptions& o, std::string& format, std::string& platform,
+                      std::string& fail_on, std::string& color) {
+  app.add_option("--format", format, "Output format")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "github"}))
+      ->default_str("text");
+  app.add_option("--output,-o", o.output, "Write the report to FILE instead of standard output");
+  app.add_option("--platform", platform, "Target platform (a2a3 or a5; default from config, else a2a3)")
+      ->check(CLI::IsMember({"a2a3", "a2a3sim", "a5", "a5sim"}));
+  app.add_option("--fail-on", fail_on, "Exit 1 when a finding is at or above this severity (default error)")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}));
+  app.add_option("--config", o.config, "Configuration file (default: port-check.json at the workspace root)");
+  app.add_option("--jobs,-j", o.jobs, "Parallel workers (default: number of CPUs)")->check(CLI::Range(0, 256));
+  app.add_option("--color", color, "Colour text output: auto (terminal and no NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_option("--doc-base-url", o.doc_base_url, "Base URL that rule doc links (docs/rules.md#id) are joined to");
+  app.add_option("--pypto", o.toolchain.pypto, "PyPTO checkout (default: PYPTO_ROOT, else ../pypto)");
+  app.add_option("--python", o.toolchain.python, "Python interpreter for the compiler (default: PYPTO_PYTHON, python3)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"port-check: lint, compile and check PyPTO ports (projects/<name>/pypto_src) for Ascend NPUs"};
+  app.name("port-check");
+  app.require_subcommand(0, 1);
+  app.footer("Exit status: 0 clean, 1 findings at or above --fail-on, 2 port-check could not do its job.\n"
+             "Docs: docs/cli.md, rules: `port-check rules`.");
+
+  CommonOptions options;
+  std::error_code ec;
+  options.cwd = std::filesystem::current_path(ec);
+  std::string format = "text", platform, fail_on, color = "auto";
+  bool version = false;
+  app.add_flag("--version,-V", version, "Print the tool version, rule-catalogue version and detected toolchain");
+  addCommonOptions(app, options, format, platform, fail_on, color);
+  auto common = [&](CLI::App* sub) {
+    addCommonOptions(*sub, options, format, platform, fail_on, color);
+    return sub;
+  };
+
+  std::vector<std::string> paths;
+  auto* lint = common(app.add_subcommand("lint", "Run the static rules on projects, pypto-lib programs or files"));
+  lint->add_option("paths", paths, "Projects (projects/<name>), projects/, pypto-lib/ or files")->required();
+  auto* check = common(app.add_subcommand("check", "Run every stage: lint, estimate, compile, run"));
+  check->add_option("paths", paths, "Projects, projects/, pypto-lib/ or files")->required();
+  auto* compile = common(app.add_subcommand("compile", "Compile ports with the real PyPTO compiler and read its output"));
+  compile->add_option("paths", paths, "Projects or program files");
+  auto* report = common(app.add_subcommand("report", "Print the SRAM table and advice, write an HTML report"));
+  report->add_option("paths", paths, "Projects");
+  RulesOptions rules_options;
+  auto* rules = common(app.add_subcommand("rules", "List the rules, or explain one"));
+  rules->add_option("id", rules_options.id, "Rule ID to explain, e.g. PROJ001");
+  rules->add_flag("--markdown", rules_options.markdown, "Print the rule reference as Markdown (docs/rules.md)");
+  std::vector<std::string> words;
+  auto* create = common(app.add_subcommand("new", "Scaffold projects/NAME from templates/"));
+  create->add_option("args", words, "NAME");
+  auto* hook = common(app.add_subcommand("hook", "Install, uninstall or run the git pre-commit hook"));
+  hook->add_option("args", words, "install | uninstall | run");
+  auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
+  skills->add_option("args", words, "check | install");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? kExitClean : kExitToolError;
+  }
+
+  options.format = *parseFormat(format);
+  if (!platform.empty()) options.platform = parsePlatform(platform);
+  if (!fail_on.empty()) options.fail_on = parseFailOn(fail_on);
+  options.color = color == "always" ? ColorMode::Always : color == "never" ? ColorMode::Never : ColorMode::Auto;
+
+  Io io{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1, [](const char* name) { return std::getenv(name); }};
+  try {
+    if (version) return runVersion(options, io);
+    if (*lint) return runLint(options, paths, io);
+    if (*check) return runCheck(options, paths, io);
+    if (*rules) return runRules(options, rules_options, io);
+    for (CLI::App* sub : {compile, report, create, hook, skills})
+      if (*sub) return runNotBuilt(sub->get_name(), io);
+    std::cout << app.help();
+    return kExitToolError;
+  } catch (const std::exception& e) {
+    std::cerr << "port-check: internal error: " << e.what() << "\n";
+    return kExitToolError;
+  }
+}

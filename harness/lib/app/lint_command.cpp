@@ -1,0 +1,58 @@
+#include <chrono>
+
+#include "app/commands.h"
+#include "lint/lint_engine.h"
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+namespace {
+
+// Lints the targets into `report`; shared by lint and check.
+void lintInto(Report& report, const Session& session, const CommonOptions& options, const Targets& targets) {
+  LintSettings settings;
+  settings.platform = session.platform;
+  settings.config = &session.config;
+  LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
+  report.append(std::move(lint.diagnostics));
+  report.run.files = std::move(lint.files);
+  report.run.stages.push_back({"lint", StageState::Ran, ""});
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io) {
+  auto start = std::chrono::steady_clock::now();
+  Session session = openSession(options, io);
+  Report report;
+  Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  lintInto(report, session, options, targets);
+  report.run.seconds = secondsSince(start);
+  return emitAndExit(report, session, options, io);
+}
+
+int runCheck(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io) {
+  auto start = std::chrono::steady_clock::now();
+  Session session = openSession(options, io);
+  Report report;
+  Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  lintInto(report, session, options, targets);
+  // The compile stage is not built yet: say so rather than pass silently.
+  std::string why = "the compile stage is not built into this version of port-check";
+  report.run.stages.push_back({"compile", StageState::Skipped, why});
+  report.add(makeDiagnostic("TOOL003", "", 0, 0, "compile stage skipped: " + why));
+  report.run.seconds = secondsSince(start);
+  return emitAndExit(report, session, options, io);
+}
+
+int runNotBuilt(const std::string& command, const Io& io) {
+  io.err << "port-check: error: '" << command << "' is not built yet in port-check " << PORTCHECK_VERSION
+         << "; see the project issues for its status\n";
+  return kExitToolError;
+}
+
+}  // namespace portcheck

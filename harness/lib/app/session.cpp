@@ -1,0 +1,120 @@
+#include "app/options.h"
+
+#include <fstream>
+#include <ostream>
+#include <system_error>
+
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+
+std::optional<FailOn> parseFailOn(std::string_view t) {
+  if (t == "error") return FailOn::Error;
+  if (t == "warning") return FailOn::Warning;
+  if (t == "info") return FailOn::Info;
+  if (t == "never") return FailOn::Never;
+  return std::nullopt;
+}
+
+Session openSession(const CommonOptions& options, const Io& io) {
+  Session s;
+  s.workspace = Workspace::discover(options.cwd);
+  std::optional<fs::path> explicit_config;
+  std::string display = "port-check.json";
+  if (options.config) {
+    fs::path p = fs::path(*options.config);
+    explicit_config = p.is_absolute() ? p : options.cwd / p;
+    display = s.workspace.relative(*explicit_config);
+  }
+  ConfigLoad load = loadConfig(s.workspace.root, explicit_config, display);
+  s.config = std::move(load.config);
+  s.config_problems = std::move(load.problems);
+  s.platform = options.platform.value_or(s.config.platform.value_or(Platform::A2A3));
+  if (options.fail_on) s.fail_on = *options.fail_on;
+  else if (s.config.fail_on) s.fail_on = parseFailOn(*s.config.fail_on).value_or(FailOn::Error);
+  s.toolchain = detectToolchain(s.workspace.root, options.toolchain, io.getenv);
+  return s;
+}
+
+int exitCodeFor(const Report& report, FailOn fail_on) {
+  bool tool_error = false, failing = false;
+  for (const Diagnostic& d : report.diagnostics) {
+    if (d.source == Stage::Tool && d.severity == Severity::Error) tool_error = true;
+    switch (fail_on) {
+      case FailOn::Error: failing |= d.severity == Severity::Error; break;
+      case FailOn::Warning: failing |= d.severity >= Severity::Warning; break;
+      case FailOn::Info: failing = true; break;
+      case FailOn::Never: break;
+    }
+  }
+  if (tool_error) return kExitToolError;
+  return failing ? kExitFindings : kExitClean;
+}
+
+namespace {
+
+bool useColor(const CommonOptions& options, const Io& io) {
+  if (options.format != Format::Text || options.output) return false;
+  if (options.color == ColorMode::Always) return true;
+  if (options.color == ColorMode::Never) return false;
+  const char* no_color = io.getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  return io.out_is_terminal;
+}
+
+// Writes `text` to `path` through a temporary file and a rename, so readers never see half a report.
+bool writeAtomically(const fs::path& path, const std::string& text, std::string& error) {
+  fs::path tmp = path;
+  tmp += ".tmp-port-check";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      error = "cannot write " + path.string();
+      return false;
+    }
+    out << text;
+    if (!out.flush()) {
+      error = "cannot write " + path.string();
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    error = "cannot write " + path.string() + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
+  report.append(session.config_problems);
+  report.run.tool_version = PORTCHECK_VERSION;
+  report.run.catalogue_version = Catalogue::builtin().version();
+  report.run.platform = std::string(toString(session.platform));
+  report.run.toolchain = session.toolchain.describe();
+  report.finalize();
+  EmitOptions eo;
+  eo.color = useColor(options, io);
+  eo.doc_base_url = options.doc_base_url;
+  std::string text = emitReport(report, options.format, eo);
+  if (options.output) {
+    fs::path p = fs::path(*options.output);
+    if (!p.is_absolute()) p = options.cwd / p;
+    std::string error;
+    if (!writeAtomically(p, text, error)) {
+      io.err << "port-check: error: " << error << "\n";
+      return kExitToolError;
+    }
+  } else {
+    io.out << text;
+  }
+  return exitCodeFor(report, session.fail_on);
+}
+
+}  // namespace portcheck

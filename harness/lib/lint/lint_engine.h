@@ -1,0 +1,24 @@
+#pragma once
+// Runs every linter over the targets of a run, in parallel across units.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "lint/linters.h"
+#include "workspace/workspace.h"
+
+namespace portcheck {
+
+struct LintOutcome {
+  std::vector<Diagnostic> diagnostics;
+  std::vector<std::string> files;  // every source read, workspace-relative
+};
+
+// jobs <= 0: one worker per hardware thread.
+LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintSettings& settings, int jobs);
+
+// Runs `task(i)` for i in [0, count) on up to `jobs` threads.
+void parallelFor(std::size_t count, int jobs, const std::function<void(std::size_t)>& task);
+
+}  // namespace portcheck

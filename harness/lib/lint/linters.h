@@ -1,0 +1,29 @@
+#pragma once
+// The entry points of the source linters. The lint engine groups sources into units and calls these
+// in parallel; each returns its findings and touches no shared state.
+#include <string>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/platform.h"
+#include "core/source_file.h"
+#include "workspace/config.h"
+
+namespace portcheck {
+
+struct LintSettings {
+  Platform platform = Platform::A2A3;
+  const Config* config = nullptr;  // never null while linting
+};
+
+// The Python files of one pypto_src/ (or one standalone program file), linted together so calls
+// across sibling files resolve. `project` is the project name, empty for standalone files.
+struct PythonUnit {
+  std::string project;
+  std::vector<SourceFile> files;
+};
+
+std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings);
+std::vector<Diagnostic> lintKernelFile(const SourceFile& file, const LintSettings& settings);
+
+}  // namespace portcheck

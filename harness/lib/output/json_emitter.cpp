@@ -1,0 +1,86 @@
+// The JSON report (docs/json-format.md, schema docs/schema/port-check-report.schema.json).
+#include <nlohmann/json.hpp>
+
+#include "output/emitter.h"
+#include "output/json_model.h"
+#include "output/sram_table.h"
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+using nlohmann::json;
+
+namespace {
+
+json orNull(int v) { return v > 0 ? json(v) : json(nullptr); }
+json orNull(const std::optional<std::int64_t>& v) { return v ? json(*v) : json(nullptr); }
+
+}  // namespace
+
+json diagnosticToJson(const Diagnostic& d, const EmitOptions& options) {
+  const RuleInfo* info = Catalogue::builtin().find(d.rule);
+  json j = {{"rule", d.rule},
+            {"name", info ? json(info->name) : json(nullptr)},
+            {"severity", toString(d.severity)},
+            {"source", toString(d.source)},
+            {"file", d.file.empty() ? json(nullptr) : json(d.file)},
+            {"line", orNull(d.line)},
+            {"column", orNull(d.column)},
+            {"end_line", orNull(d.end_line)},
+            {"end_column", orNull(d.end_column)},
+            {"message", d.message},
+            {"hint", d.hint.empty() ? json(nullptr) : json(d.hint)},
+            {"doc", d.doc.empty() ? json(nullptr) : json(docLink(d.doc, options))},
+            {"suppress", "# port-check: ignore[" + d.rule + "]"}};
+  if (d.sram)
+    j["sram"] = {{"function", d.sram->function}, {"space", d.sram->space}, {"used", d.sram->used},
+                 {"limit", d.sram->limit}};
+  else
+    j["sram"] = nullptr;
+  json notes = json::array();
+  for (const DiagnosticNote& n : d.notes)
+    notes.push_back({{"file", n.file.empty() ? json(nullptr) : json(n.file)},
+                     {"line", orNull(n.line)},
+                     {"column", orNull(n.column)},
+                     {"message", n.message}});
+  j["notes"] = notes;
+  return j;
+}
+
+json sramRowToJson(const SramRow& r) {
+  json largest = json::array();
+  for (const SramTile& t : r.largest)
+    largest.push_back({{"name", t.name}, {"bytes", t.bytes}, {"file", t.file.empty() ? json(nullptr) : json(t.file)},
+                       {"line", orNull(t.line)}});
+  auto pct = utilisationPercent(r);
+  return {{"project", r.project},   {"function", r.function}, {"core", r.core.empty() ? json(nullptr) : json(r.core)},
+          {"space", r.space},       {"estimate", orNull(r.estimate)}, {"actual", orNull(r.actual)},
+          {"capacity", r.capacity}, {"utilisation", pct ? json(*pct) : json(nullptr)},
+          {"tiles", r.tiles},       {"largest", largest}};
+}
+
+json reportToJson(const Report& report, const EmitOptions& options) {
+  json stages = json::array();
+  for (const StageStatus& s : report.run.stages)
+    stages.push_back({{"name", s.name}, {"state", toString(s.state)}, {"detail", s.detail}});
+  json diags = json::array();
+  for (const Diagnostic& d : report.diagnostics) diags.push_back(diagnosticToJson(d, options));
+  json sram = json::array();
+  for (const SramRow& r : report.sram) sram.push_back(sramRowToJson(r));
+  return {{"schema_version", kJsonSchemaVersion},
+          {"tool", {{"name", "port-check"}, {"version", report.run.tool_version},
+                    {"catalogue_version", report.run.catalogue_version}}},
+          {"run", {{"platform", report.run.platform}, {"toolchain", report.run.toolchain}, {"stages", stages},
+                   {"files", report.run.files}, {"seconds", report.run.seconds}}},
+          {"summary", {{"errors", report.count(Severity::Error)}, {"warnings", report.count(Severity::Warning)},
+                       {"infos", report.count(Severity::Info)}, {"files", report.run.files.size()}}},
+          {"diagnostics", diags},
+          {"sram", sram}};
+}
+
+std::string emitJson(const Report& report, const EmitOptions& options) {
+  // Compiler text may hold any bytes: replace invalid UTF-8 instead of throwing.
+  return reportToJson(report, options).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace portcheck

@@ -1,0 +1,46 @@
+#include "output/sram_table.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace portcheck {
+
+std::optional<double> utilisationPercent(const SramRow& row) {
+  std::optional<std::int64_t> used = row.actual ? row.actual : row.estimate;
+  if (!used || row.capacity <= 0) return std::nullopt;
+  return 100.0 * static_cast<double>(*used) / static_cast<double>(row.capacity);
+}
+
+std::string renderSramTable(const std::vector<SramRow>& rows) {
+  const std::vector<std::string> header = {"function", "core", "space", "estimate", "actual", "capacity", "use", "tiles"};
+  std::vector<std::vector<std::string>> cells;
+  auto bytes = [](std::optional<std::int64_t> v) { return v ? std::to_string(*v) : std::string("-"); };
+  for (const SramRow& r : rows) {
+    char pct[32] = "-";
+    if (auto u = utilisationPercent(r)) std::snprintf(pct, sizeof pct, "%.1f%%", *u);
+    std::string fn = r.project.empty() ? r.function : r.project + ":" + r.function;
+    cells.push_back({fn, r.core.empty() ? "-" : r.core, r.space, bytes(r.estimate), bytes(r.actual),
+                     std::to_string(r.capacity), pct, std::to_string(r.tiles)});
+  }
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
+  }
+  std::string out = "SRAM usage (bytes)\n";
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string s;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      bool numeric = c >= 3;
+      std::string pad(width[c] - row[c].size(), ' ');
+      s += "  " + (numeric ? pad + row[c] : row[c] + pad);
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    out += s + "\n";
+  };
+  line(header);
+  for (const auto& row : cells) line(row);
+  return out;
+}
+
+}  // namespace portcheck

@@ -1,0 +1,45 @@
+#pragma once
+// RAII wrappers over tree-sitter for the pinned Python and C++ grammars.
+#include <tree_sitter/api.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+extern "C" {
+const TSLanguage* tree_sitter_python(void);
+const TSLanguage* tree_sitter_cpp(void);
+}
+
+namespace portcheck {
+
+enum class Language { Python, Cpp };
+
+class SyntaxTree {
+ public:
+  // Parses `text` (kept alive by the caller for the tree's lifetime). Never throws on bad input;
+  // a parse that exceeds `timeout_micros` returns an empty tree (root() is null).
+  static SyntaxTree parse(Language lang, std::string_view text, std::uint64_t timeout_micros = 5'000'000);
+
+  bool ok() const { return tree_ != nullptr; }
+  TSNode root() const;
+  bool hasError() const;
+  std::string_view text() const { return text_; }
+  std::string_view nodeText(TSNode n) const;
+
+  // First ERROR or MISSING node in document order; null node when none.
+  TSNode firstError() const;
+
+ private:
+  struct TreeDeleter { void operator()(TSTree* t) const { ts_tree_delete(t); } };
+  std::unique_ptr<TSTree, TreeDeleter> tree_;
+  std::string_view text_;
+};
+
+// Small helpers over TSNode.
+inline bool isNull(TSNode n) { return ts_node_is_null(n); }
+inline std::string_view nodeType(TSNode n) { return ts_node_type(n); }
+TSNode childByField(TSNode n, std::string_view field);
+
+}  // namespace portcheck

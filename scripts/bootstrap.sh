@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what port-check builds and tests with on Debian 12: the Debian packages below and the
+# npm-pinned grammar sources (package-lock.json). Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libcli11-dev libgit2-dev libtinyxml2-dev nlohmann-json3-dev libgtest-dev libtree-sitter-dev
+  clang-19 python3 python3-jsonschema
+)
+# node and npm may come from elsewhere (e.g. NodeSource); Debian's npm only when there is none.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Grammar sources and the SARIF schema, exactly as pinned in package-lock.json (no install scripts run).
+stamp=node_modules/.port-check-lock-sha256
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
+fi
