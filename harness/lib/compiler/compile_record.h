@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compile_facts.h"
 #include "core/diagnostic.h"
 #include "core/platform.h"
 #include "core/report.h"
@@ -36,6 +37,8 @@ struct CompileRecord {
   bool timed_out = false;
   int signal = 0;                      // terminating signal, 0 when none
   std::filesystem::path out_dir;       // compiler output folder (may be missing or partial)
+  std::string out_dir_display;         // the same as shown in diagnostics (e.g. "build/port-check/softmax/a2a3");
+                                       // empty = out_dir mapped through path_map
   AdapterResult adapter;
   // Absolute path prefixes as they appear in compiler text -> replacement, applied before anything
   // is reported (e.g. "<tmp>/stage/" -> "projects/softmax/pypto_src/"). Compiler-internal paths
@@ -46,12 +49,33 @@ struct CompileRecord {
 // The analysis of one compile.
 struct CompileAnalysis {
   std::vector<Diagnostic> diagnostics;
-  std::vector<SramRow> sram;           // per (function, space) actual figures
+  std::vector<SramRow> sram;           // per (function, space) actual figures of AIC/AIV/InCore functions
   bool succeeded = false;              // compiled without error
+  // The structured facts behind the diagnostics (for JSON output and tests).
+  std::vector<CompilerError> errors;   // first = the failure that stopped the compile
+  std::vector<CompilerWarning> warnings;
+  std::vector<PerfHint> perf_hints;
+  std::optional<PerfHintSummary> perf_hint_summary;
+  std::vector<SramRow> sram_noncompute;  // tiles the dump places in Orchestration/Opaque/Group functions
+  std::optional<LegacyMemoryReport> legacy_memory_report;
+  std::string memory_dump;             // display path of the dump the SRAM rows come from, if any
+};
+
+// Knobs of the analysis that come from port-check.json "options".
+struct CompileAnalysisOptions {
+  // MEM102 fires when a compute function uses less than this share of its dominant space
+  // ("mem.low_usage_percent").
+  double low_usage_percent = 30.0;
 };
 
 // Parses the log, the adapter result and the output folder (pass dumps, report/, kernels/) of a
 // compile into diagnostics and SRAM rows. Implemented in compiler/compile_analysis.cpp.
-CompileAnalysis analyzeCompile(const CompileRecord& record, Platform platform);
+// Timeouts and crashes (timed_out, signal) are the driver's to report: the analysis then still
+// reads whatever output exists but adds no "unrecognised failure" of its own.
+CompileAnalysis analyzeCompile(const CompileRecord& record, Platform platform,
+                               const CompileAnalysisOptions& options = {});
+
+// Reads "mem.low_usage_percent" from config options (a number in (0, 100]); defaults otherwise.
+CompileAnalysisOptions compileAnalysisOptions(const std::map<std::string, std::string>& config_options);
 
 }  // namespace portcheck
