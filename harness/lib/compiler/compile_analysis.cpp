@@ -49,6 +49,31 @@ bool isParserExceptionType(const std::string& type) {
   return kParser.count(shortTypeName(type)) > 0;
 }
 
+// A parser error the adapter described field by field (docs/compile-adapter.md): the rendered block
+// when it has one, else parser_message / parser_file / parser_line / parser_column / parser_hint /
+// parser_note.
+std::vector<RenderedParserError> adapterParserError(const AdapterResult& adapter) {
+  auto field = [&](const char* key) {
+    auto it = adapter.extra.find(key);
+    return it == adapter.extra.end() ? std::string() : it->second;
+  };
+  if (std::string block = field("rendered"); !block.empty()) {
+    auto parsed = parseRenderedParserErrors(logLines(block));
+    if (!parsed.empty()) return parsed;
+  }
+  std::string message = field("parser_message");
+  if (message.empty()) return {};
+  RenderedParserError e;
+  e.message = stripAnsi(message);
+  e.file = field("parser_file");
+  e.line = std::atoi(field("parser_line").c_str());
+  e.column = std::atoi(field("parser_column").c_str());
+  if (e.line <= 0) e.file.clear();
+  e.help = field("parser_hint");
+  e.note = field("parser_note");
+  return {e};
+}
+
 CompilerError parserError(const RenderedParserError& r, const PathMapper& paths) {
   CompilerError e;
   e.rule = "COMP001";
@@ -262,10 +287,13 @@ CompileAnalysis analyzeCompile(const CompileRecord& record, Platform platform, c
   }
 
   // Errors. Parser blocks first (they exit without a traceback), then the exception, then codegen.
+  // A traceback in the log of a compile that succeeded (a logged, handled exception) is not its failure.
+  const bool adapter_failed = record.adapter.present && !record.adapter.status.empty() && record.adapter.status != "ok";
   std::optional<PythonException> ex = adapterException(record.adapter);
-  if (!ex) ex = parseLoggedException(lines);
+  if (!ex && (record.exit_code != 0 || adapter_failed)) ex = parseLoggedException(lines);
   std::vector<RenderedParserError> rendered = parseRenderedParserErrors(lines);
   if (rendered.empty() && ex) rendered = parseRenderedParserErrors(logLines(ex->message));
+  if (rendered.empty() && record.adapter.present) rendered = adapterParserError(record.adapter);
   for (const RenderedParserError& r : rendered) a.errors.push_back(parserError(r, paths));
 
   std::vector<CodegenFailure> failure_lines = parseFailureLines(lines);
@@ -340,7 +368,6 @@ CompileAnalysis analyzeCompile(const CompileRecord& record, Platform platform, c
   }
 
   // A failed compile that matched no known form is never a silent pass.
-  const bool adapter_failed = record.adapter.present && !record.adapter.status.empty() && record.adapter.status != "ok";
   const bool process_failed = record.exit_code != 0 || adapter_failed || (ex && !exception_handled);
   const bool driver_reports = record.timed_out || record.signal != 0;
   if (a.errors.empty() && process_failed && !driver_reports) {

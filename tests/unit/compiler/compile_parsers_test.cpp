@@ -64,6 +64,33 @@ TEST(ParserErrors, NoteLinesAreKeptAndPtoasErrorLinesAreNotParserErrors) {
       << "`Error: Failed to parse MLIR.` is ptoas output, not a frontend error";
 }
 
+TEST(ParserErrors, AdapterFieldsStandInForAMissingLog) {
+  CompileRecord r = fixtureRecord("17-parse-missing-annotation-program");
+  r.log.clear();
+  r.adapter.present = true;
+  r.adapter.status = "compile_error";
+  r.adapter.exception_type = "pypto.language.parser.diagnostics.exceptions.ParserTypeError";
+  r.adapter.exception_message = "Parameter 'x' missing type annotation";
+  r.adapter.extra = {{"parser_message", "Parameter 'x' missing type annotation"},
+                     {"parser_file", "<case>/program.py"},
+                     {"parser_line", "14"},
+                     {"parser_column", "9"},
+                     {"parser_hint", "Add a type annotation like: x: pl.Tensor[[64], pl.FP32]"}};
+  CompileAnalysis a = analyzeCompile(r, Platform::A2A3);
+  ASSERT_EQ(a.errors.size(), 1u);
+  EXPECT_EQ(a.errors[0].rule, "COMP001");
+  EXPECT_EQ(a.errors[0].location.file, "projects/17-parse-missing-annotation-program/pypto_src/program.py");
+  EXPECT_EQ(a.errors[0].location.line, 14);
+  EXPECT_EQ(a.errors[0].location.column, 9);
+  EXPECT_EQ(a.diagnostics[0].hint, "Add a type annotation like: x: pl.Tensor[[64], pl.FP32]");
+  // The rendered block, when the adapter stored it, wins over the fields.
+  r.adapter.extra["rendered"] = fixtureLog("17-parse-missing-annotation-program");
+  r.adapter.extra["parser_line"] = "1";
+  a = analyzeCompile(r, Platform::A2A3);
+  ASSERT_EQ(a.errors.size(), 1u);
+  EXPECT_EQ(a.errors[0].location.line, 14);
+}
+
 // ---- OOM ValueError, DSA-RP, AutoTileMatmulL0 ----
 
 TEST(MemoryErrors, InPassOverflowCarriesSpaceBytesAndReservedNote) {

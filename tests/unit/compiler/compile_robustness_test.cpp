@@ -74,6 +74,14 @@ TEST(UnrecognisedFailure, EmptyLogAndAdapterFailureAreReported) {
   EXPECT_NE(a.diagnostics[0].message.find("compile_error"), std::string::npos);
 }
 
+TEST(UnrecognisedFailure, AHandledTracebackInASuccessfulCompileIsNoFailure) {
+  CompileRecord r = fixtureRecord("01-vec-elementwise");
+  r.log = "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\nKeyError: 'cache'\n";
+  CompileAnalysis a = analyzeCompile(r, Platform::A2A3);
+  EXPECT_TRUE(a.errors.empty());
+  EXPECT_TRUE(a.succeeded);
+}
+
 TEST(UnrecognisedFailure, TimeoutsAndCrashesAreLeftToTheDriver) {
   test::TempDir dir;
   CompileRecord r = bareRecord(dir);
