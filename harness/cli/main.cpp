@@ -54,7 +54,14 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> paths;
   auto* lint = common(app.add_subcommand("lint", "Run the static rules on projects, pypto-lib programs or files"));
-  lint->add_option("paths", paths, "Projects (projects/<name>), projects/, pypto-lib/ or files")->required();
+  lint->add_option("paths", paths, "Projects (projects/<name>), projects/, pypto-lib/ or files");
+  GitChangeOptions lint_git;
+  auto* staged = lint->add_flag("--staged", lint_git.staged,
+                                "Lint the staged content (index vs HEAD) of files under hook.paths, read from git");
+  lint->add_option("--changed-since", lint_git.changed_since,
+                   "Lint what HEAD changed since its merge base with REV (CI), read from git")
+      ->option_text("REV")
+      ->excludes(staged);
   auto* check = common(app.add_subcommand("check", "Run every stage: lint, estimate, compile, run"));
   check->add_option("paths", paths, "Projects, projects/, pypto-lib/ or files")->required();
   auto* compile = common(app.add_subcommand("compile", "Compile ports with the real PyPTO compiler and read its output"));
@@ -69,7 +76,10 @@ int main(int argc, char** argv) {
   auto* create = common(app.add_subcommand("new", "Scaffold projects/NAME from templates/"));
   create->add_option("args", words, "NAME");
   auto* hook = common(app.add_subcommand("hook", "Install, uninstall or run the git pre-commit hook"));
-  hook->add_option("args", words, "install | uninstall | run");
+  HookOptions hook_options;
+  hook->add_option("args", hook_options.words, "install | uninstall | run");
+  hook->add_flag("--force", hook_options.force, "install: replace a pre-commit hook port-check did not write (kept as a backup)");
+  hook->add_flag("--chain", hook_options.chain, "install: keep an existing pre-commit hook and run it before port-check");
   auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
   skills->add_option("args", words, "check | install");
 
@@ -88,10 +98,16 @@ int main(int argc, char** argv) {
   Io io{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1, [](const char* name) { return std::getenv(name); }};
   try {
     if (version) return runVersion(options, io);
+    if (*lint && (lint_git.staged || !lint_git.changed_since.empty())) return runLintChanges(options, lint_git, paths, io);
+    if (*lint && paths.empty()) {
+      std::cerr << "port-check: error: lint needs PATH..., --staged or --changed-since REV\n";
+      return kExitToolError;
+    }
     if (*lint) return runLint(options, paths, io);
     if (*check) return runCheck(options, paths, io);
     if (*rules) return runRules(options, rules_options, io);
-    for (CLI::App* sub : {compile, report, create, hook, skills})
+    if (*hook) return runHook(options, hook_options, io);
+    for (CLI::App* sub : {compile, report, create, skills})
       if (*sub) return runNotBuilt(sub->get_name(), io);
     std::cout << app.help();
     return kExitToolError;

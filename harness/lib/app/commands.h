@@ -26,6 +26,26 @@ int runVersion(const CommonOptions& options, const Io& io);
 // The rule reference as Markdown (docs/rules.md is generated from this).
 std::string rulesMarkdown();
 
+struct HookOptions {
+  std::vector<std::string> words;  // install | uninstall | run
+  bool force = false;              // install: replace a foreign pre-commit hook (kept as a backup)
+  bool chain = false;              // install: keep a foreign pre-commit hook and run it first
+  std::string executable;          // install: the port-check the hook runs (default: this binary)
+};
+// port-check hook install [--force|--chain] | uninstall | run: the git pre-commit hook. `run` checks the
+// staged blobs and exits 0 (commit), 1 (blocked by findings) or 2 (a tool error, when hook.on_tool_error
+// is "block"; otherwise a tool error is reported and the commit proceeds).
+int runHook(const CommonOptions& options, const HookOptions& hook, const Io& io);
+
+struct GitChangeOptions {
+  bool staged = false;        // --staged: the index against HEAD
+  std::string changed_since;  // --changed-since REV: HEAD against the merge base of REV and HEAD
+};
+// port-check lint --staged | --changed-since REV [PATH...]: lint what a commit or branch changes, read
+// from git blobs (hook.paths select the files; PATHs narrow them). Exit 2 on any tool error.
+int runLintChanges(const CommonOptions& options, const GitChangeOptions& git, const std::vector<std::string>& paths,
+                   const Io& io);
+
 // Subcommands that exist in the interface but are not built yet: say so, exit 2.
 int runNotBuilt(const std::string& command, const Io& io);
 

@@ -35,11 +35,28 @@ struct Unit {
   std::vector<fs::path> sources;
 };
 
+// Lints sources that are already read: each kernel file alone, the Python files together.
+void lintSources(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
+                 LintOutcome& out) {
+  PythonUnit py;
+  py.project = project ? project->name : "";
+  for (SourceFile& f : sources) {
+    if (isPythonSource(fs::path(f.path))) py.files.push_back(std::move(f));
+    else {
+      auto ds = lintKernelFile(f, settings);
+      out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
+    }
+  }
+  if (!py.files.empty()) {
+    auto ds = lintPythonUnit(py, settings);
+    out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
+  }
+}
+
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
   if (unit.project)
     for (const auto& check : projectChecks()) check->check(ws, *unit.project, out.diagnostics);
-  PythonUnit py;
-  py.project = unit.project ? unit.project->name : "";
+  std::vector<SourceFile> sources;
   for (const fs::path& p : unit.sources) {
     std::string rel = ws.relative(p);
     if (settings.config->excluded(rel)) continue;
@@ -49,16 +66,34 @@ void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& setting
       out.diagnostics.push_back(makeDiagnostic("TOOL002", rel, 0, 0, "cannot check " + rel + ": " + r.detail));
       continue;
     }
-    if (isPythonSource(p)) py.files.push_back(std::move(*r.file));
-    else {
-      auto ds = lintKernelFile(*r.file, settings);
-      out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
-    }
+    sources.push_back(std::move(*r.file));
   }
-  if (!py.files.empty()) {
-    auto ds = lintPythonUnit(py, settings);
-    out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
+  lintSources(unit.project, std::move(sources), settings, out);
+}
+
+void lintMemoryUnit(const Workspace& ws, const MemoryUnit& unit, const LintSettings& settings, LintOutcome& out) {
+  const Project* project = unit.project ? &*unit.project : nullptr;
+  if (project)
+    for (const auto& check : projectChecks()) check->check(ws, *project, out.diagnostics);
+  std::vector<SourceFile> sources;
+  for (const SourceFile& f : unit.sources) {
+    if (settings.config->excluded(f.path)) continue;
+    out.files.push_back(f.path);
+    sources.push_back(f);
   }
+  lintSources(project, std::move(sources), settings, out);
+}
+
+// Merges per-unit outcomes in unit order and applies the configuration.
+LintOutcome mergeOutcomes(std::vector<Diagnostic> first, std::vector<LintOutcome>& results, const Config& config) {
+  LintOutcome all;
+  all.diagnostics = std::move(first);
+  for (LintOutcome& r : results) {
+    all.diagnostics.insert(all.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+    all.files.insert(all.files.end(), r.files.begin(), r.files.end());
+  }
+  config.apply(all.diagnostics);
+  return all;
 }
 
 }  // namespace
@@ -69,14 +104,14 @@ LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintS
   for (const fs::path& f : targets.files) units.push_back(Unit{nullptr, {f}});
   std::vector<LintOutcome> results(units.size());
   parallelFor(units.size(), jobs, [&](std::size_t i) { lintUnit(ws, units[i], settings, results[i]); });
-  LintOutcome all;
-  all.diagnostics = targets.problems;
-  for (LintOutcome& r : results) {
-    all.diagnostics.insert(all.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
-    all.files.insert(all.files.end(), r.files.begin(), r.files.end());
-  }
-  settings.config->apply(all.diagnostics);
-  return all;
+  return mergeOutcomes(targets.problems, results, *settings.config);
+}
+
+LintOutcome lintMemoryUnits(const Workspace& ws, const std::vector<MemoryUnit>& units, const LintSettings& settings,
+                            int jobs) {
+  std::vector<LintOutcome> results(units.size());
+  parallelFor(units.size(), jobs, [&](std::size_t i) { lintMemoryUnit(ws, units[i], settings, results[i]); });
+  return mergeOutcomes({}, results, *settings.config);
 }
 
 }  // namespace portcheck

@@ -1,6 +1,7 @@
 #pragma once
 // Runs every linter over the targets of a run, in parallel across units.
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,15 @@ struct LintOutcome {
 
 // jobs <= 0: one worker per hardware thread.
 LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintSettings& settings, int jobs);
+
+// A unit whose sources are already in memory (staged blobs, a commit's files), linted exactly like a
+// unit read from disk but without touching it. With a project, PROJ checks see project->tree.
+struct MemoryUnit {
+  std::optional<Project> project;
+  std::vector<SourceFile> sources;  // paths workspace-relative
+};
+LintOutcome lintMemoryUnits(const Workspace& ws, const std::vector<MemoryUnit>& units, const LintSettings& settings,
+                            int jobs);
 
 // Runs `task(i)` for i in [0, count) on up to `jobs` threads.
 void parallelFor(std::size_t count, int jobs, const std::function<void(std::size_t)>& task);

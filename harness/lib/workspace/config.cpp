@@ -96,6 +96,27 @@ struct Parser {
     }
     return out;
   }
+
+  void hookSection(const json& j, HookConfig& hook) {
+    if (!j.is_object()) {
+      problem(Severity::Error, "hook must be an object: {\"paths\": [...], \"compile\": bool, \"on_tool_error\": ...}");
+      return;
+    }
+    for (const auto& [k, v] : j.items()) {
+      if (k == "paths") {
+        hook.paths = stringList(v, "hook.paths");
+      } else if (k == "compile") {
+        if (v.is_boolean()) hook.compile = v.get<bool>();
+        else problem(Severity::Error, "hook.compile must be true or false");
+      } else if (k == "on_tool_error") {
+        std::string s = v.is_string() ? v.get<std::string>() : "";
+        if (s == "allow" || s == "block") hook.block_on_tool_error = s == "block";
+        else problem(Severity::Error, "hook.on_tool_error must be \"allow\" or \"block\"");
+      } else {
+        problem(Severity::Warning, "hook: unknown key '" + k + "' (ignored)");
+      }
+    }
+  }
 };
 
 }  // namespace
@@ -148,6 +169,8 @@ ConfigLoad parseConfig(const std::string& text, const std::string& display_path)
         continue;
       }
       for (const auto& [k, ov] : v.items()) c.options[k] = ov.is_string() ? ov.get<std::string>() : ov.dump();
+    } else if (key == "hook") {
+      p.hookSection(v, c.hook);
     } else if (key == "$schema") {
       // editor hint, ignored
     } else {

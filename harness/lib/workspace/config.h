@@ -22,6 +22,14 @@ struct PathOverride {
   std::map<std::string, RuleSetting> rules;
 };
 
+// The "hook" section: what the git pre-commit hook (and lint --staged/--changed-since) checks.
+struct HookConfig {
+  // Repository-relative path patterns: '*' stays within one segment, '**' spans any number.
+  std::vector<std::string> paths = {"projects/*/pypto_src/**", "pypto-lib/**"};
+  bool compile = false;              // also run the compile stage on the staged content
+  bool block_on_tool_error = false;  // "on_tool_error": "block"; default "allow" lets the commit through
+};
+
 struct Config {
   std::optional<Platform> platform;
   std::optional<std::string> fail_on;
@@ -29,6 +37,7 @@ struct Config {
   std::vector<PathOverride> per_path;
   std::vector<std::string> exclude;  // globs of workspace-relative paths never checked
   std::map<std::string, std::string> options;  // free-form per-family options, e.g. "fuse.low_usage_percent"
+  HookConfig hook;
   std::string path;  // where it was read from ("" = defaults)
 
   // Effective setting of `rule` for `file` (per-path overrides apply in order, last wins).

@@ -29,6 +29,18 @@ std::string Workspace::relative(const fs::path& p) const {
   return rel.generic_string();
 }
 
+bool Project::hasSourceDir() const {
+  if (tree) return !tree->empty();
+  std::error_code ec;
+  return fs::is_directory(pypto_src, ec);
+}
+
+bool Project::hasFile(const std::string& rel) const {
+  if (tree) return std::binary_search(tree->begin(), tree->end(), rel);
+  std::error_code ec;
+  return fs::is_regular_file(pypto_src / rel, ec);
+}
+
 bool isSkippedDirectory(const std::string& name) {
   static const char* kSkip[] = {"build", "build_output", "__pycache__", ".git", "node_modules", ".port-check-cache"};
   if (name.rfind("build-", 0) == 0) return true;  // out-of-tree style build folders: build-asan, build-release

@@ -1,6 +1,7 @@
 #pragma once
 // The workspace: its root, the projects and files a run is asked to check.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct Project {
   std::filesystem::path dir;        // absolute
   std::filesystem::path pypto_src;  // absolute; may not exist (PROJ rules report it)
   std::vector<std::filesystem::path> sources;  // .py/.cpp/.cc/.h/.hpp under pypto_src, sorted
+  // Set when the project's files come from git (the staged index, a commit) instead of the disk:
+  // every path under pypto_src, relative to it, '/'-separated, sorted. PROJ checks ask hasFile().
+  std::optional<std::vector<std::string>> tree;
+
+  bool hasSourceDir() const;                      // pypto_src/ exists (on disk or in `tree`)
+  bool hasFile(const std::string& rel) const;     // pypto_src/<rel> is a file (on disk or in `tree`)
 };
 
 struct Targets {

@@ -1,0 +1,150 @@
+#include "git/lint_plan.h"
+
+#include <map>
+
+#include "git/path_patterns.h"
+#include "rules/catalogue.h"
+
+namespace portcheck::git {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::string_view kProjects = "projects/";
+constexpr std::string_view kPyptoSrc = "/pypto_src/";
+
+// "projects/<name>/pypto_src/..." -> <name>; empty for any other path.
+std::string projectOf(std::string_view path) {
+  if (path.substr(0, kProjects.size()) != kProjects) return {};
+  std::string_view rest = path.substr(kProjects.size());
+  std::size_t slash = rest.find('/');
+  if (slash == 0 || slash == std::string_view::npos) return {};
+  if (rest.substr(slash, kPyptoSrc.size()) != kPyptoSrc) return {};
+  return std::string(rest.substr(0, slash));
+}
+
+bool isSource(std::string_view path) {
+  fs::path p{std::string(path)};
+  return isPythonSource(p) || isKernelSource(p);
+}
+
+// A file under a folder the disk walk skips (__pycache__, build, ...) is not a source either.
+bool inSkippedFolder(std::string_view rel) {
+  std::size_t start = 0;
+  for (std::size_t slash; (slash = rel.find('/', start)) != std::string_view::npos; start = slash + 1)
+    if (isSkippedDirectory(std::string(rel.substr(start, slash - start)))) return true;
+  return false;
+}
+
+bool within(const std::vector<std::string>& only, std::string_view path) {
+  if (only.empty()) return true;
+  for (const std::string& o : only) {
+    if (o.empty() || o == ".") return true;
+    if (path == o) return true;
+    if (path.size() > o.size() && path.substr(0, o.size()) == o && (o.back() == '/' || path[o.size()] == '/'))
+      return true;
+  }
+  return false;
+}
+
+class Reader {
+ public:
+  Reader(const Repository& repo, LintPlan& plan) : repo_(repo), plan_(plan) {}
+
+  // Reads a snapshot entry as a source; records why when it cannot be one. Changed entries that
+  // cannot be read as text become TOOL002 findings (unchanged ones are filtered out later anyway).
+  std::optional<SourceFile> read(const SnapshotEntry& e) {
+    if (e.isSubmodule()) {
+      skip(e.path, "a submodule (another repository; check it there)");
+      return std::nullopt;
+    }
+    if (e.isSymlink()) {
+      skip(e.path, "a symbolic link (git stores the link, not the file it points to)");
+      return std::nullopt;
+    }
+    if (!e.isRegularFile()) return std::nullopt;
+    ReadResult r = sourceFromBytes(readBlob(repo_, e.id), e.path);
+    if (!r.file) {
+      plan_.problems.push_back(
+          makeDiagnostic("TOOL002", e.path, 0, 0, "cannot check " + e.path + " as staged: " + r.detail));
+      return std::nullopt;
+    }
+    return std::move(r.file);
+  }
+
+ private:
+  void skip(const std::string& path, const std::string& why) {
+    if (plan_.changed.count(path)) plan_.skipped.push_back(path + ": not checked, " + why);
+  }
+  const Repository& repo_;
+  LintPlan& plan_;
+};
+
+}  // namespace
+
+LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& changes, const PlanOptions& options) {
+  LintPlan plan;
+  std::set<std::string> projects;
+  std::set<std::string> loose;
+  for (const Change& c : changes.changes) {
+    for (const std::string* side : {&c.old_path, &c.path}) {
+      bool is_new_side = side == &c.path;
+      if (!matchesAny(options.patterns, *side) || !within(options.only, *side)) continue;
+      if (is_new_side && c.kind != ChangeKind::Deleted) plan.changed.insert(*side);
+      std::string project = projectOf(*side);
+      if (!project.empty()) projects.insert(project);  // a deletion or a rename out still affects it
+      else if (is_new_side && c.kind != ChangeKind::Deleted && isSource(*side)) loose.insert(*side);
+    }
+  }
+
+  Reader reader(repo, plan);
+  for (const std::string& name : projects) {
+    std::string dir = std::string(kProjects) + name + "/";
+    auto [pfirst, plast] = changes.after.under(dir);
+    if (pfirst == plast) continue;  // the whole project was deleted: nothing left to check
+    std::string src = dir + "pypto_src/";
+    MemoryUnit unit;
+    Project p;
+    p.name = name;
+    p.dir = ws.root / "projects" / name;
+    p.pypto_src = p.dir / "pypto_src";
+    p.tree.emplace();
+    auto [first, last] = changes.after.under(src);
+    for (const SnapshotEntry* e = first; e != last; ++e) {
+      std::string rel = e->path.substr(src.size());
+      p.tree->push_back(rel);
+      plan.unit_files.insert(e->path);
+      if (!e->isSubmodule() && !e->isSymlink() && (!isSource(e->path) || inSkippedFolder(rel))) continue;
+      if (auto f = reader.read(*e)) unit.sources.push_back(std::move(*f));
+    }
+    unit.project = std::move(p);
+    plan.units.push_back(std::move(unit));
+  }
+  for (const std::string& path : loose) {
+    auto [first, last] = changes.after.under(path);  // exact path: the first entry, when it is this one
+    plan.unit_files.insert(path);
+    if (first == last || first->path != path) continue;
+    if (auto f = reader.read(*first)) {
+      MemoryUnit unit;
+      unit.sources.push_back(std::move(*f));
+      plan.units.push_back(std::move(unit));
+    }
+  }
+  // A changed source in a project that cannot be read is already a TOOL002; an unreadable blob in an
+  // unchanged sibling is not this change's doing.
+  std::vector<Diagnostic> kept;
+  for (Diagnostic& d : plan.problems)
+    if (plan.changed.count(d.file)) kept.push_back(std::move(d));
+  plan.problems = std::move(kept);
+  return plan;
+}
+
+std::vector<Diagnostic> findingsOfChange(std::vector<Diagnostic> diagnostics, const LintPlan& plan) {
+  std::vector<Diagnostic> kept;
+  for (Diagnostic& d : diagnostics)
+    if (plan.changed.count(d.file) || !plan.unit_files.count(d.file)) kept.push_back(std::move(d));
+  return kept;
+}
+
+}  // namespace portcheck::git

@@ -1,0 +1,125 @@
+// port-check lint --staged / --changed-since REV: the hook's check outside the hook, for CI; and the
+// guarantee that reading staged content never writes the index or the work tree.
+#include <gtest/gtest.h>
+
+#include "git_repo.h"
+
+namespace portcheck {
+namespace {
+
+using test::GitRepo;
+
+class LintChanges : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    repo.write("projects/p/pypto_src/golden.py", test::kGolden);
+    repo.write("projects/p/pypto_src/kernel.py", test::kGood);
+    repo.write("projects/q/pypto_src/golden.py", test::kGolden);
+    repo.git("add -A");
+    repo.git("commit -q -m base");
+  }
+  GitRepo repo;
+};
+
+TEST_F(LintChanges, StagedReportsOnlyStagedContent) {
+  repo.write("projects/p/pypto_src/kernel.py", test::kBad);
+  test::Shell clean = repo.portCheck("lint --staged");
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;  // not staged yet
+  repo.git("add projects/p/pypto_src/kernel.py");
+  test::Shell bad = repo.portCheck("lint --staged --format json");
+  EXPECT_EQ(bad.exit_code, 1) << bad.out;
+  EXPECT_NE(bad.out.find("\"rule\": \"DSL001\""), std::string::npos) << bad.out;
+  // No bypass advice outside the hook.
+  EXPECT_EQ(bad.out.find("--no-verify"), std::string::npos) << bad.out;
+}
+
+TEST_F(LintChanges, StagedPathsNarrowTheCheck) {
+  repo.write("projects/p/pypto_src/kernel.py", test::kBad);
+  repo.write("projects/q/pypto_src/kernel.py", test::kGood);
+  repo.git("add -A");
+  EXPECT_EQ(repo.portCheck("lint --staged projects/q").exit_code, 0);
+  EXPECT_EQ(repo.portCheck("lint --staged projects/p").exit_code, 1);
+  // From a subfolder, paths are relative to it.
+  EXPECT_EQ(repo.portCheck("lint --staged pypto_src", repo.root() / "projects/p").exit_code, 1);
+  EXPECT_EQ(repo.portCheck("lint --staged /").exit_code, 2);  // outside the work tree
+}
+
+TEST_F(LintChanges, UnchangedSiblingFindingsDoNotCountButProjectFindingsDo) {
+  repo.write("projects/p/pypto_src/old.py", test::kBad);
+  repo.git("add -A");
+  repo.git("commit -q --no-verify -m legacy");
+  repo.write("projects/p/pypto_src/kernel.py", std::string(test::kGood) + "# edit\n");
+  repo.git("add -A");
+  test::Shell r = repo.portCheck("lint --staged");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.find("old.py"), std::string::npos) << r.out;
+}
+
+TEST_F(LintChanges, ChangedSinceLintsWhatTheBranchChanged) {
+  repo.git("checkout -q -b feature");
+  repo.write("projects/q/pypto_src/kernel.py", test::kBad);
+  repo.git("add -A");
+  repo.git("commit -q -m feature");
+  test::Shell r = repo.portCheck("lint --changed-since main");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("projects/q/pypto_src/kernel.py:1:"), std::string::npos) << r.out;
+  // The committed content is checked, not the working file.
+  repo.write("projects/q/pypto_src/kernel.py", test::kGood);
+  EXPECT_EQ(repo.portCheck("lint --changed-since main").exit_code, 1);
+  // Nothing changed since HEAD itself.
+  EXPECT_EQ(repo.portCheck("lint --changed-since HEAD").exit_code, 0);
+}
+
+TEST_F(LintChanges, UnknownRevisionAndNoRepositoryAreToolErrors) {
+  test::Shell r = repo.portCheck("lint --changed-since no-such-branch");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("cannot resolve revision 'no-such-branch'"), std::string::npos) << r.out;
+  test::TempDir dir;
+  test::Shell n = test::shell(test::singleQuoted(PORTCHECK_BINARY) + " lint --staged", dir.path(), dir.path());
+  EXPECT_EQ(n.exit_code, 2) << n.out;
+  EXPECT_NE(n.out.find("not inside a git repository"), std::string::npos) << n.out;
+  EXPECT_EQ(repo.portCheck("lint --staged --changed-since main").exit_code, 2);
+}
+
+TEST_F(LintChanges, HookRunOutsideARepositoryFollowsTheToolErrorPolicy) {
+  test::TempDir dir;
+  std::string cmd = test::singleQuoted(PORTCHECK_BINARY) + " hook run";
+  test::Shell allow = test::shell(cmd, dir.path(), dir.path());
+  EXPECT_EQ(allow.exit_code, 0) << allow.out;
+  EXPECT_NE(allow.out.find("port-check: error: cannot read the staged files"), std::string::npos) << allow.out;
+  EXPECT_NE(allow.out.find("NOT blocked"), std::string::npos) << allow.out;
+  std::ofstream(dir.path() / "port-check.json") << R"({"hook": {"on_tool_error": "block"}})";
+  test::Shell block = test::shell(cmd, dir.path(), dir.path());
+  EXPECT_EQ(block.exit_code, 2) << block.out;
+}
+
+TEST_F(LintChanges, GitIndexFileIsHonoured) {
+  // A second index, as git commit -a builds one: bad content there, the real index is clean.
+  repo.run("cp .git/index ../alt-index");
+  repo.write("projects/p/pypto_src/kernel.py", test::kBad);
+  repo.run("GIT_INDEX_FILE=../alt-index git add projects/p/pypto_src/kernel.py");
+  EXPECT_EQ(repo.portCheck("lint --staged").exit_code, 0);
+  EXPECT_EQ(repo.run("GIT_INDEX_FILE=../alt-index " + test::singleQuoted(PORTCHECK_BINARY) + " lint --staged").exit_code, 1);
+  test::Shell missing = repo.run("GIT_INDEX_FILE=../nope " + test::singleQuoted(PORTCHECK_BINARY) + " lint --staged");
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_NE(missing.out.find("GIT_INDEX_FILE"), std::string::npos) << missing.out;
+}
+
+TEST_F(LintChanges, ReadingStagedContentNeverWritesTheIndexOrTheWorkTree) {
+  repo.write("projects/p/pypto_src/kernel.py", test::kBad);
+  repo.git("add -A");
+  repo.write("projects/p/pypto_src/kernel.py", test::kGood);
+  // Make the index stat data stale, the situation in which a careless status call rewrites it.
+  repo.run("touch projects/p/pypto_src/golden.py projects/q/pypto_src/golden.py");
+  std::string index_before = test::readFile(repo.root() / ".git/index");
+  auto mtime_before = std::filesystem::last_write_time(repo.root() / ".git/index");
+  EXPECT_EQ(repo.portCheck("lint --staged").exit_code, 1);
+  EXPECT_EQ(repo.portCheck("hook run").exit_code, 1);
+  EXPECT_EQ(test::readFile(repo.root() / ".git/index"), index_before);
+  EXPECT_EQ(std::filesystem::last_write_time(repo.root() / ".git/index"), mtime_before);
+  EXPECT_EQ(repo.read("projects/p/pypto_src/kernel.py"), test::kGood);
+  EXPECT_FALSE(std::filesystem::exists(repo.root() / ".git/index.lock"));
+}
+
+}  // namespace
+}  // namespace portcheck
