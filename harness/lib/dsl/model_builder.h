@@ -1,0 +1,76 @@
+#pragma once
+// Internal to dsl/: the pieces buildProgramModel() puts together (module scan, constant
+// evaluation across files, function bodies). Consumers include dsl/dsl_model.h only.
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/source_file.h"
+#include "dsl/dsl_model.h"
+#include "parse/syntax_tree.h"
+
+namespace portcheck::dsl::detail {
+
+// A compile-time value of a module-level name: a number or a tuple of numbers.
+struct ConstValue {
+  Number number;
+  bool is_tuple = false;
+  std::vector<Number> tuple;
+};
+
+// What a module-level name is bound to by an import.
+struct Binding {
+  enum class Kind { Module, Name } kind = Kind::Name;
+  int file = -1;        // the sibling file
+  std::string name;     // Kind::Name: the name inside that file
+};
+
+struct ModuleAssign {
+  std::string name;
+  TSNode value{};
+  Loc loc;
+  std::string text;
+};
+
+// Everything kept per file while the unit is built.
+struct FileScan {
+  const SourceFile* src = nullptr;
+  SyntaxTree tree;
+  std::string module_path;  // path without ".py" ('/' separated, lexically normal)
+  std::vector<ModuleAssign> assigns;                     // module-level NAME = value, in order
+  std::unordered_map<std::string, std::size_t> assign_index;  // name -> last assignment
+  std::vector<int> state;                                // per assignment: 0 todo, 1 running, 2 done
+  std::vector<ConstValue> values;
+  std::unordered_map<std::string, Binding> bindings;     // names bound by imports of sibling files
+  std::vector<TSNode> function_nodes;                    // aligned with FileModel::functions
+};
+
+struct Unit {
+  std::vector<FileScan> scans;
+  std::vector<FileModel> files;
+};
+
+// Pass 1: aliases, imports, constants' nodes, functions (kinds, decorators) of one file.
+void scanFile(Unit& unit, int file);
+// Pass 2: binds imported names to sibling files.
+void bindImports(Unit& unit, int file);
+// Value of a module-level name of `file` (local assignment or import), evaluated on demand.
+ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth = 0);
+// Evaluates an expression node at module level of `file`.
+ConstValue evalNode(Unit& unit, int file, TSNode node, int depth);
+// Pass 3: parameters and return types of every function of the file.
+void buildSignatures(Unit& unit, int file);
+// Pass 4: bodies of every function of the file (after every file's signatures).
+void buildBodies(Unit& unit, int file);
+// Pass 5: kernel names of every incore region of the unit.
+void nameKernels(Unit& unit);
+
+// The name of a dotted reference relative to a pypto.language alias ("pl.jit.incore" ->
+// "jit.incore"), also through `from pypto.language import x`; "" when not rooted at one.
+std::string relativeToPl(const FileModel& fm, const std::string& dotted);
+
+// Location of a node in `src`.
+Loc locOf(const SourceFile& src, TSNode n);
+
+}  // namespace portcheck::dsl::detail

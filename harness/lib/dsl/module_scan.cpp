@@ -1,0 +1,481 @@
+// Module level of a DSL file: pypto.language aliases, imports, constants, functions and their kinds.
+#include <filesystem>
+
+#include "dsl/const_eval.h"
+#include "dsl/model_builder.h"
+
+namespace portcheck::dsl::detail {
+
+namespace {
+
+std::string_view text(const FileScan& s, TSNode n) { return s.tree.nodeText(n); }
+
+std::string stripSpaces(std::string_view t) {
+  std::string out;
+  out.reserve(t.size());
+  for (char c : t)
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\\') out.push_back(c);
+  return out;
+}
+
+bool isComment(TSNode n) { return nodeType(n) == "comment"; }
+
+void scanImport(FileScan& s, FileModel& fm, TSNode n) {
+  Loc loc = locOf(*s.src, n);
+  bool from = nodeType(n) == "import_from_statement";
+  if (!from) {
+    // import a.b [as c], d
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      Import imp;
+      imp.loc = loc;
+      if (nodeType(c) == "aliased_import") {
+        imp.module = stripSpaces(text(s, childByField(c, "name")));
+        imp.alias = std::string(text(s, childByField(c, "alias")));
+      } else if (nodeType(c) == "dotted_name") {
+        imp.module = stripSpaces(text(s, c));
+        imp.alias = imp.module;  // `import a.b` binds a; references are written a.b.x
+      } else {
+        continue;
+      }
+      if (imp.module == "pypto.language" || imp.module == "pypto.language.distributed")
+        fm.pl_aliases.push_back({imp.alias, imp.module, loc});
+      fm.imports.push_back(std::move(imp));
+    }
+    return;
+  }
+  TSNode mod = childByField(n, "module_name");
+  std::string module;
+  int level = 0;
+  if (!isNull(mod)) {
+    if (nodeType(mod) == "relative_import") {
+      uint32_t count = ts_node_named_child_count(mod);
+      for (uint32_t i = 0; i < count; ++i) {
+        TSNode c = ts_node_named_child(mod, i);
+        if (nodeType(c) == "import_prefix") level = static_cast<int>(text(s, c).size());
+        else if (nodeType(c) == "dotted_name") module = stripSpaces(text(s, c));
+      }
+    } else {
+      module = stripSpaces(text(s, mod));
+    }
+  }
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, mod) || isComment(c)) continue;
+    Import imp;
+    imp.from = true;
+    imp.module = module;
+    imp.level = level;
+    imp.loc = loc;
+    if (nodeType(c) == "aliased_import") {
+      imp.name = stripSpaces(text(s, childByField(c, "name")));
+      imp.alias = std::string(text(s, childByField(c, "alias")));
+    } else if (nodeType(c) == "dotted_name") {
+      imp.name = stripSpaces(text(s, c));
+      imp.alias = imp.name;
+    } else if (nodeType(c) == "wildcard_import") {
+      imp.name = "*";
+    } else {
+      continue;
+    }
+    if (level == 0 && module == "pypto" && (imp.name == "language"))
+      fm.pl_aliases.push_back({imp.alias, "pypto.language", loc});
+    else if (level == 0 && module == "pypto.language" && imp.name == "distributed")
+      fm.pl_aliases.push_back({imp.alias, "pypto.language.distributed", loc});
+    else if (level == 0 && module == "pypto.language" && imp.name != "*")
+      fm.pl_names[imp.alias] = imp.name;
+    fm.imports.push_back(std::move(imp));
+  }
+}
+
+void scanAssign(FileScan& s, TSNode assign) {
+  TSNode left = childByField(assign, "left");
+  TSNode right = childByField(assign, "right");
+  if (isNull(left) || isNull(right)) return;
+  auto add = [&](TSNode name, TSNode value) {
+    ModuleAssign a;
+    a.name = std::string(text(s, name));
+    a.value = value;
+    a.loc = locOf(*s.src, name);
+    a.text = std::string(text(s, value));
+    s.assign_index[a.name] = s.assigns.size();
+    s.assigns.push_back(std::move(a));
+  };
+  if (nodeType(left) == "identifier") {
+    if (nodeType(right) == "assignment") return;  // a = b = c: rare at module level, skipped
+    add(left, right);
+    return;
+  }
+  // A, B = 1, 2
+  if ((nodeType(left) == "pattern_list" || nodeType(left) == "tuple_pattern") &&
+      (nodeType(right) == "expression_list" || nodeType(right) == "tuple")) {
+    uint32_t nl = ts_node_named_child_count(left), nr = ts_node_named_child_count(right);
+    if (nl != nr) return;
+    for (uint32_t i = 0; i < nl; ++i) {
+      TSNode l = ts_node_named_child(left, i);
+      if (nodeType(l) == "identifier") add(l, ts_node_named_child(right, i));
+    }
+  }
+}
+
+FunctionKind kindFromDecorator(const FileModel& fm, const FileScan& s, TSNode expr, std::string& pl_name) {
+  TSNode callee = nodeType(expr) == "call" ? childByField(expr, "function") : expr;
+  pl_name = relativeToPl(fm, stripSpaces(text(s, callee)));
+  if (pl_name == "jit") return FunctionKind::JitEntry;
+  if (pl_name == "jit.incore") return FunctionKind::JitIncore;
+  if (pl_name == "jit.inline") return FunctionKind::JitInline;
+  if (pl_name == "jit.host") return FunctionKind::JitHost;
+  if (pl_name == "jit.extern") return FunctionKind::JitExtern;
+  if (pl_name == "inline") return FunctionKind::Inline;
+  if (pl_name != "function") return FunctionKind::Helper;
+  if (nodeType(expr) != "call") return FunctionKind::Opaque;
+  TSNode args = childByField(expr, "arguments");
+  uint32_t count = isNull(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    if (nodeType(a) != "keyword_argument" || text(s, childByField(a, "name")) != "type") continue;
+    std::string t = relativeToPl(fm, stripSpaces(text(s, childByField(a, "value"))));
+    if (t == "FunctionType.InCore") return FunctionKind::InCore;
+    if (t == "FunctionType.Orchestration") return FunctionKind::Orchestration;
+    if (t == "FunctionType.Opaque") return FunctionKind::Opaque;
+    if (t == "FunctionType.Inline") return FunctionKind::Inline;
+    return FunctionKind::OtherDsl;
+  }
+  return FunctionKind::Opaque;
+}
+
+void addFunction(FileScan& s, FileModel& fm, TSNode def, const std::vector<TSNode>& decorators,
+                 const std::string& class_name, bool in_program, int program) {
+  Function fn;
+  fn.class_name = class_name;
+  fn.in_program = in_program;
+  TSNode name = childByField(def, "name");
+  fn.name = std::string(text(s, name));
+  fn.loc = locOf(*s.src, def);
+  fn.name_loc = locOf(*s.src, name);
+  for (TSNode d : decorators) {
+    TSNode expr = ts_node_named_child(d, 0);
+    if (isNull(expr)) continue;
+    Decorator dec;
+    dec.text = std::string(text(s, expr));
+    dec.loc = locOf(*s.src, d);
+    FunctionKind k = kindFromDecorator(fm, s, expr, dec.pl_name);
+    if (k != FunctionKind::Helper && fn.kind == FunctionKind::Helper) fn.kind = k;
+    fn.decorators.push_back(std::move(dec));
+  }
+  if (program >= 0) fm.programs[static_cast<std::size_t>(program)].functions.push_back(static_cast<int>(fm.functions.size()));
+  fm.functions.push_back(std::move(fn));
+  s.function_nodes.push_back(def);
+}
+
+void scanClass(FileScan& s, FileModel& fm, TSNode cls, const std::vector<TSNode>& decorators) {
+  std::string name(text(s, childByField(cls, "name")));
+  bool program = false;
+  for (TSNode d : decorators) {
+    TSNode expr = ts_node_named_child(d, 0);
+    if (isNull(expr)) continue;
+    TSNode callee = nodeType(expr) == "call" ? childByField(expr, "function") : expr;
+    if (relativeToPl(fm, stripSpaces(text(s, callee))) == "program") program = true;
+  }
+  int program_index = -1;
+  if (program) {
+    program_index = static_cast<int>(fm.programs.size());
+    fm.programs.push_back({name, locOf(*s.src, cls), {}});
+  }
+  TSNode body = childByField(cls, "body");
+  uint32_t count = isNull(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(body, i);
+    std::vector<TSNode> decs;
+    if (nodeType(c) == "decorated_definition") {
+      uint32_t n = ts_node_named_child_count(c);
+      for (uint32_t j = 0; j < n; ++j)
+        if (nodeType(ts_node_named_child(c, j)) == "decorator") decs.push_back(ts_node_named_child(c, j));
+      c = childByField(c, "definition");
+    }
+    if (!isNull(c) && nodeType(c) == "function_definition") addFunction(s, fm, c, decs, name, program, program_index);
+  }
+}
+
+std::vector<TSNode> decoratorsOf(TSNode decorated) {
+  std::vector<TSNode> decs;
+  uint32_t n = ts_node_named_child_count(decorated);
+  for (uint32_t j = 0; j < n; ++j)
+    if (nodeType(ts_node_named_child(decorated, j)) == "decorator") decs.push_back(ts_node_named_child(decorated, j));
+  return decs;
+}
+
+bool hasDslDecorator(const FileScan& s, const FileModel& fm, const std::vector<TSNode>& decs) {
+  for (TSNode d : decs) {
+    TSNode expr = ts_node_named_child(d, 0);
+    if (isNull(expr)) continue;
+    TSNode callee = nodeType(expr) == "call" ? childByField(expr, "function") : expr;
+    if (!relativeToPl(fm, stripSpaces(text(s, callee))).empty()) return true;
+  }
+  return false;
+}
+
+// DSL functions and @pl.program classes defined inside plain functions (the build_*_program
+// pattern): found through nested function bodies, up to a fixed depth.
+void scanNested(FileScan& s, FileModel& fm, TSNode body, int depth) {
+  if (isNull(body) || depth > 8) return;
+  uint32_t count = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_named_child(body, i);
+    std::string_view t = nodeType(c);
+    if (t == "function_definition") {
+      scanNested(s, fm, childByField(c, "body"), depth + 1);
+    } else if (t == "decorated_definition") {
+      std::vector<TSNode> decs = decoratorsOf(c);
+      TSNode def = childByField(c, "definition");
+      if (isNull(def)) continue;
+      bool dsl = hasDslDecorator(s, fm, decs);
+      if (nodeType(def) == "class_definition" && dsl) scanClass(s, fm, def, decs);
+      else if (nodeType(def) == "function_definition" && dsl) addFunction(s, fm, def, decs, "", false, -1);
+      else if (nodeType(def) == "function_definition") scanNested(s, fm, childByField(def, "body"), depth + 1);
+    }
+  }
+}
+
+// Statements of the module body (and of ERROR nodes at module level, so half-written files keep
+// their functions). Iterative over ERROR nesting.
+void scanModuleStatements(FileScan& s, FileModel& fm, TSNode root) {
+  std::vector<TSNode> pending{root};
+  while (!pending.empty()) {
+    TSNode parent = pending.back();
+    pending.pop_back();
+    uint32_t count = ts_node_named_child_count(parent);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(parent, i);
+      std::string_view t = nodeType(c);
+      if (t == "ERROR") {
+        pending.push_back(c);
+        continue;
+      }
+      if (t == "import_statement" || t == "import_from_statement") scanImport(s, fm, c);
+      else if (t == "expression_statement") {
+        TSNode e = ts_node_named_child(c, 0);
+        if (!isNull(e) && nodeType(e) == "assignment") scanAssign(s, e);
+      } else if (t == "function_definition") {
+        addFunction(s, fm, c, {}, "", false, -1);
+        scanNested(s, fm, childByField(c, "body"), 1);
+      } else if (t == "class_definition") {
+        scanClass(s, fm, c, {});
+      } else if (t == "decorated_definition") {
+        std::vector<TSNode> decs = decoratorsOf(c);
+        TSNode def = childByField(c, "definition");
+        if (isNull(def)) continue;
+        if (nodeType(def) == "function_definition") {
+          addFunction(s, fm, def, decs, "", false, -1);
+          if (!hasDslDecorator(s, fm, decs)) scanNested(s, fm, childByField(def, "body"), 1);
+        } else if (nodeType(def) == "class_definition") {
+          scanClass(s, fm, def, decs);
+        }
+      }
+    }
+  }
+}
+
+std::string modulePathOf(const std::string& path) {
+  std::filesystem::path p = std::filesystem::path(path).lexically_normal();
+  std::string s = p.generic_string();
+  if (s.size() > 3 && s.compare(s.size() - 3, 3, ".py") == 0) s.resize(s.size() - 3);
+  return s;
+}
+
+std::string dirOf(const std::string& module_path) {
+  std::size_t slash = module_path.rfind('/');
+  return slash == std::string::npos ? std::string() : module_path.substr(0, slash);
+}
+
+std::string joinPath(const std::string& dir, const std::string& rest) {
+  if (dir.empty()) return rest;
+  if (rest.empty()) return dir;
+  return std::filesystem::path(dir + "/" + rest).lexically_normal().generic_string();
+}
+
+// The file of the unit a module reference of `from_file` names, or -1.
+int resolveModule(const Unit& unit, int from_file, const std::string& module, int level) {
+  std::string dotted_path = module;
+  for (char& c : dotted_path)
+    if (c == '.') c = '/';
+  const std::string& me = unit.scans[static_cast<std::size_t>(from_file)].module_path;
+  std::string base = dirOf(me);
+  if (level > 0) {
+    for (int i = 1; i < level; ++i) base = dirOf(base);
+  }
+  auto find = [&](const std::string& candidate) -> int {
+    for (std::size_t i = 0; i < unit.scans.size(); ++i) {
+      const std::string& mp = unit.scans[i].module_path;
+      if (mp == candidate || mp == candidate + "/__init__") return static_cast<int>(i);
+    }
+    return -1;
+  };
+  int found = find(joinPath(base, dotted_path));
+  if (found >= 0 || level > 0 || dotted_path.empty()) return found;
+  // Absolute import: a file of the unit whose path ends with the module path.
+  std::string suffix = "/" + dotted_path;
+  for (std::size_t i = 0; i < unit.scans.size(); ++i) {
+    const std::string& mp = unit.scans[i].module_path;
+    if (mp.size() > suffix.size() && mp.compare(mp.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+// The pl-relative name of a dotted reference ("pl.jit.incore" -> "jit.incore"), or "".
+std::string relativeToPl(const FileModel& fm, const std::string& dotted) {
+  for (const PlAlias& a : fm.pl_aliases) {
+    if (a.module != "pypto.language") continue;
+    if (dotted.size() > a.alias.size() && dotted.compare(0, a.alias.size(), a.alias) == 0 &&
+        dotted[a.alias.size()] == '.')
+      return dotted.substr(a.alias.size() + 1);
+  }
+  std::size_t dot = dotted.find('.');
+  auto it = fm.pl_names.find(dotted.substr(0, dot));
+  if (it != fm.pl_names.end()) return dot == std::string::npos ? it->second : it->second + dotted.substr(dot);
+  return {};
+}
+
+Loc locOf(const SourceFile& src, TSNode n) {
+  if (isNull(n)) return {};
+  std::uint32_t b = ts_node_start_byte(n);
+  auto [line, col] = src.position(b);
+  return {line, col, b};
+}
+
+void scanFile(Unit& unit, int file) {
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  FileModel& fm = unit.files[static_cast<std::size_t>(file)];
+  fm.path = s.src->path;
+  fm.source = s.src->text;
+  s.module_path = modulePathOf(s.src->path);
+  if (!s.tree.ok()) return;
+  fm.parsed = true;
+  TSNode err = s.tree.firstError();
+  if (!isNull(err)) {
+    SyntaxIssue issue;
+    issue.loc = locOf(*s.src, err);
+    issue.missing = ts_node_is_missing(err);
+    if (issue.missing) issue.missing_what = std::string(nodeType(err));
+    fm.syntax_error = issue;
+  }
+  scanModuleStatements(s, fm, s.tree.root());
+  s.state.assign(s.assigns.size(), 0);
+  s.values.assign(s.assigns.size(), ConstValue{});
+}
+
+void bindImports(Unit& unit, int file) {
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  const FileModel& fm = unit.files[static_cast<std::size_t>(file)];
+  for (const Import& imp : fm.imports) {
+    if (!imp.from) {
+      int target = resolveModule(unit, file, imp.module, 0);
+      if (target >= 0 && target != file) s.bindings[imp.alias] = {Binding::Kind::Module, target, {}};
+      continue;
+    }
+    if (imp.name == "*") continue;
+    int target = resolveModule(unit, file, imp.module, imp.level);
+    if (target >= 0 && target != file) {
+      s.bindings[imp.alias] = {Binding::Kind::Name, target, imp.name};
+      continue;
+    }
+    // from . import incore  /  from pkg import incore: the name is a module
+    std::string sub = imp.module.empty() ? imp.name : imp.module + "." + imp.name;
+    int module_file = resolveModule(unit, file, sub, imp.level);
+    if (module_file >= 0 && module_file != file) s.bindings[imp.alias] = {Binding::Kind::Module, module_file, {}};
+  }
+}
+
+ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth) {
+  if (depth > 32 || file < 0) return {};
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  auto it = s.assign_index.find(name);
+  if (it != s.assign_index.end()) {
+    std::size_t i = it->second;
+    if (s.state[i] == 2) return s.values[i];
+    if (s.state[i] == 1) return {};  // a cycle: unknown
+    s.state[i] = 1;
+    ConstValue v = evalNode(unit, file, s.assigns[i].value, depth + 1);
+    s.state[i] = 2;
+    s.values[i] = v;
+    return v;
+  }
+  auto b = s.bindings.find(name);
+  if (b != s.bindings.end() && b->second.kind == Binding::Kind::Name)
+    return lookupConstant(unit, b->second.file, b->second.name, depth + 1);
+  return {};
+}
+
+ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
+  ConstValue out;
+  if (isNull(n) || depth > kMaxNesting) return out;
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  std::string_view t = nodeType(n);
+  if (t == "integer" || t == "float") {
+    out.number = parseNumberLiteral(text(s, n));
+  } else if (t == "identifier") {
+    return lookupConstant(unit, file, std::string(text(s, n)), depth + 1);
+  } else if (t == "parenthesized_expression") {
+    TSNode inner = ts_node_named_child(n, 0);
+    if (!isNull(inner) && isComment(inner)) return out;
+    return evalNode(unit, file, inner, depth + 1);
+  } else if (t == "unary_operator") {
+    ConstValue a = evalNode(unit, file, childByField(n, "argument"), depth + 1);
+    out.number = applyUnary(text(s, childByField(n, "operator")), a.number);
+  } else if (t == "binary_operator") {
+    ConstValue a = evalNode(unit, file, childByField(n, "left"), depth + 1);
+    ConstValue b = evalNode(unit, file, childByField(n, "right"), depth + 1);
+    out.number = applyBinary(text(s, childByField(n, "operator")), a.number, b.number);
+  } else if (t == "tuple" || t == "list" || t == "expression_list") {
+    out.is_tuple = true;
+    uint32_t count = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (isComment(c)) continue;
+      out.tuple.push_back(evalNode(unit, file, c, depth + 1).number);
+    }
+  } else if (t == "subscript") {
+    ConstValue base = evalNode(unit, file, childByField(n, "value"), depth + 1);
+    TSNode idx = childByField(n, "subscript");
+    ConstValue i = evalNode(unit, file, idx, depth + 1);
+    if (base.is_tuple && i.number.isInt()) {
+      std::int64_t k = i.number.i < 0 ? i.number.i + static_cast<std::int64_t>(base.tuple.size()) : i.number.i;
+      if (k >= 0 && k < static_cast<std::int64_t>(base.tuple.size())) out.number = base.tuple[static_cast<std::size_t>(k)];
+    }
+  } else if (t == "call") {
+    // int(x), float(x), min(a, b), max(a, b) on known numbers
+    std::string_view fn = text(s, childByField(n, "function"));
+    TSNode args = childByField(n, "arguments");
+    std::vector<Number> vals;
+    uint32_t count = isNull(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_named_child(args, i);
+      if (isComment(c)) continue;
+      if (nodeType(c) == "keyword_argument") return out;
+      vals.push_back(evalNode(unit, file, c, depth + 1).number);
+    }
+    bool all = !vals.empty();
+    for (const Number& v : vals) all = all && v.known();
+    if (!all) return out;
+    if (fn == "int" && vals.size() == 1) {
+      double d = vals[0].asDouble();
+      if (vals[0].isInt()) out.number = vals[0];
+      else if (d > -9.2e18 && d < 9.2e18) out.number = Number::ofInt(static_cast<std::int64_t>(d));
+    } else if (fn == "float" && vals.size() == 1) {
+      out.number = Number::ofFloat(vals[0].asDouble());
+    } else if ((fn == "min" || fn == "max") && vals.size() >= 2) {
+      Number best = vals[0];
+      for (const Number& v : vals)
+        if (fn == "min" ? v.asDouble() < best.asDouble() : v.asDouble() > best.asDouble()) best = v;
+      out.number = best;
+    }
+  }
+  return out;
+}
+
+}  // namespace portcheck::dsl::detail

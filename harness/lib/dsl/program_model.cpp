@@ -1,0 +1,268 @@
+// Building a unit's model (the passes of model_builder.h in order) and the model's queries.
+#include <algorithm>
+#include <unordered_set>
+
+#include "dsl/model_builder.h"
+
+namespace portcheck::dsl {
+
+// ---------------------------------------------------------------- names
+
+std::string_view functionKindName(FunctionKind k) {
+  switch (k) {
+    case FunctionKind::Helper: return "helper";
+    case FunctionKind::JitEntry: return "jit";
+    case FunctionKind::JitIncore: return "jit.incore";
+    case FunctionKind::JitInline: return "jit.inline";
+    case FunctionKind::JitHost: return "jit.host";
+    case FunctionKind::JitExtern: return "jit.extern";
+    case FunctionKind::Opaque: return "Opaque";
+    case FunctionKind::InCore: return "InCore";
+    case FunctionKind::Orchestration: return "Orchestration";
+    case FunctionKind::Inline: return "Inline";
+    case FunctionKind::OtherDsl: return "other";
+  }
+  return "helper";
+}
+
+std::string_view loopIterName(LoopIter k) {
+  switch (k) {
+    case LoopIter::PlRange: return "pl.range";
+    case LoopIter::PlParallel: return "pl.parallel";
+    case LoopIter::PlPipeline: return "pl.pipeline";
+    case LoopIter::PlSpmd: return "pl.spmd";
+    case LoopIter::PlUnroll: return "pl.unroll";
+    case LoopIter::PlWhile: return "pl.while_";
+    case LoopIter::PlSplitAiv: return "pl.split_aiv";
+    case LoopIter::PythonRange: return "range";
+    case LoopIter::PythonWhile: return "while";
+    case LoopIter::Other: break;
+  }
+  return "other";
+}
+
+// ---------------------------------------------------------------- Function
+
+int Function::arg(const Expr& call, std::size_t position, std::string_view keyword) const {
+  if (!keyword.empty())
+    for (const auto& [k, v] : call.kwargs)
+      if (k == keyword) return v;
+  return position < call.args.size() ? call.args[position] : -1;
+}
+
+const Value* Function::valueOf(int expr) const {
+  if (expr < 0 || static_cast<std::size_t>(expr) >= exprs.size()) return nullptr;
+  int v = exprs[static_cast<std::size_t>(expr)].value;
+  return v >= 0 ? &values[static_cast<std::size_t>(v)] : nullptr;
+}
+
+std::pair<int, int> Function::liveRange(int value) const {
+  const Value& v = values[static_cast<std::size_t>(value)];
+  int first = std::max(v.def_stmt, 0);
+  int last = first;
+  auto extendToLoopsOf = [&](int stmt) {
+    for (int l = stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0;
+         l = stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+      if (v.def_stmt >= 0 && (v.def_stmt == l || contains(l, v.def_stmt))) break;  // defined in this loop
+      last = std::max(last, stmts[static_cast<std::size_t>(l)].subtree_end - 1);
+    }
+  };
+  for (int u : v.uses) {
+    last = std::max(last, u);
+    extendToLoopsOf(u);
+  }
+  if (v.loop_carried && v.carried_loop >= 0)
+    last = std::max(last, stmts[static_cast<std::size_t>(v.carried_loop)].subtree_end - 1);
+  return {first, last};
+}
+
+// ---------------------------------------------------------------- FileModel / ProgramModel
+
+std::string_view FileModel::text(const Expr& e) const { return text(e.begin, e.end); }
+
+std::string_view FileModel::text(std::uint32_t begin, std::uint32_t end) const {
+  if (begin > end || end > source.size()) return {};
+  return std::string_view(source).substr(begin, end - begin);
+}
+
+const Constant* FileModel::constant(std::string_view name) const {
+  for (const Constant& c : constants)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+int FileModel::functionIndex(std::string_view name, std::string_view class_name) const {
+  for (std::size_t i = 0; i < functions.size(); ++i)
+    if (functions[i].name == name && functions[i].class_name == class_name) return static_cast<int>(i);
+  return -1;
+}
+
+bool FileModel::usesJit() const {
+  for (const Function& f : functions)
+    switch (f.kind) {
+      case FunctionKind::JitEntry:
+      case FunctionKind::JitIncore:
+      case FunctionKind::JitInline:
+      case FunctionKind::JitHost:
+      case FunctionKind::JitExtern:
+        return true;
+      default:
+        break;
+    }
+  return false;
+}
+
+bool FileModel::usesProgram() const { return !programs.empty(); }
+
+const Function* ProgramModel::function(FunctionRef r) const {
+  if (r.file < 0 || static_cast<std::size_t>(r.file) >= files.size()) return nullptr;
+  const auto& fns = files[static_cast<std::size_t>(r.file)].functions;
+  if (r.function < 0 || static_cast<std::size_t>(r.function) >= fns.size()) return nullptr;
+  return &fns[static_cast<std::size_t>(r.function)];
+}
+
+FunctionRef ProgramModel::callee(const Function&, const Expr& call) const {
+  return {call.callee_file, call.callee_function};
+}
+
+std::vector<FunctionRef> ProgramModel::allFunctions() const {
+  std::vector<FunctionRef> out;
+  for (std::size_t f = 0; f < files.size(); ++f)
+    for (std::size_t i = 0; i < files[f].functions.size(); ++i) out.push_back({static_cast<int>(f), static_cast<int>(i)});
+  return out;
+}
+
+std::vector<std::string> ProgramModel::kernelNames() const {
+  std::vector<std::string> out;
+  for (const FileModel& f : files)
+    for (const Function& fn : f.functions)
+      for (const IncoreRegion& r : fn.regions)
+        if (!r.kernel_name.empty()) out.push_back(r.kernel_name);
+  return out;
+}
+
+// ---------------------------------------------------------------- building
+
+namespace detail {
+
+void nameKernels(Unit& unit) {
+  // OutlineIncoreScopes: program-wide reserved names start as every function name.
+  // Inline functions are spliced into their callers first and plain helpers are not DSL, so
+  // neither is a function of the compiled program.
+  std::unordered_set<std::string> reserved;
+  for (const FileModel& f : unit.files)
+    for (const Function& fn : f.functions)
+      if (fn.isDsl() && !fn.isInline()) reserved.insert(fn.name);
+  for (FileModel& f : unit.files) {
+    for (Function& fn : f.functions) {
+      std::unordered_set<std::string> local;
+      for (const Value& v : fn.values)
+        if (!v.name.empty()) local.insert(v.name);
+      auto taken = [&](const std::string& n) { return local.count(n) > 0 || reserved.count(n) > 0; };
+      auto numeric = [&](const std::string& base) {
+        for (int k = 0;; ++k) {
+          std::string candidate = base + "_" + std::to_string(k);
+          if (!taken(candidate)) return candidate;
+        }
+      };
+      std::unordered_map<int, int> counters;  // enclosing region (-1 = the function) -> next k
+      for (std::size_t ri = 0; ri < fn.regions.size(); ++ri) {
+        IncoreRegion& r = fn.regions[ri];
+        if (r.kind == RegionKind::IncoreFunction) continue;
+        const Scope* scope = r.scope >= 0 ? &fn.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
+        if (r.kind == RegionKind::SpmdBody) {
+          if (scope && scope->has_name_hint) r.kernel_name = scope->name_hint;
+          continue;
+        }
+        int owner = -1;
+        for (std::size_t q = 0; q < ri; ++q) {
+          const IncoreRegion& o = fn.regions[q];
+          if (o.kind == RegionKind::AtScope && r.stmt > o.stmt && r.stmt < o.last) owner = static_cast<int>(q);
+        }
+        std::string prefix = owner >= 0 ? fn.regions[static_cast<std::size_t>(owner)].kernel_name : fn.name;
+        int k = counters[owner]++;
+        bool hinted = scope && scope->has_name_hint && !scope->name_hint.empty();
+        if (!hinted && (fn.isInline() || prefix.empty())) continue;  // named after the unknown caller
+        std::string candidate = hinted ? scope->name_hint : prefix + "_incore_" + std::to_string(k);
+        std::string name;
+        if (!taken(candidate)) name = candidate;
+        else if (!local.count(candidate)) {
+          std::string spaced = fn.name + "_" + candidate;
+          name = taken(spaced) ? numeric(spaced) : spaced;
+        } else {
+          name = numeric(candidate);
+        }
+        local.insert(name);
+        reserved.insert(name);
+        r.kernel_name = name;
+      }
+    }
+  }
+}
+
+namespace {
+
+void collectConstants(Unit& unit, int file) {
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  FileModel& fm = unit.files[static_cast<std::size_t>(file)];
+  std::unordered_set<std::string> seen;
+  for (std::size_t i = s.assigns.size(); i-- > 0;) {  // the last assignment of a name wins
+    const ModuleAssign& a = s.assigns[i];
+    if (!seen.insert(a.name).second) continue;
+    ConstValue v = lookupConstant(unit, file, a.name);
+    if (!v.number.known() && !v.is_tuple) continue;
+    Constant c;
+    c.name = a.name;
+    c.loc = a.loc;
+    c.value = v.number;
+    c.tuple = v.tuple;
+    c.is_tuple = v.is_tuple;
+    c.text = a.text;
+    fm.constants.push_back(std::move(c));
+  }
+  std::reverse(fm.constants.begin(), fm.constants.end());
+  for (const Import& imp : fm.imports) {
+    if (!imp.from || imp.name == "*" || seen.count(imp.alias)) continue;
+    auto b = s.bindings.find(imp.alias);
+    if (b == s.bindings.end() || b->second.kind != Binding::Kind::Name) continue;
+    ConstValue v = lookupConstant(unit, file, imp.alias);
+    if (!v.number.known() && !v.is_tuple) continue;
+    Constant c;
+    c.name = imp.alias;
+    c.loc = imp.loc;
+    c.value = v.number;
+    c.tuple = v.tuple;
+    c.is_tuple = v.is_tuple;
+    c.imported = true;
+    fm.constants.push_back(std::move(c));
+  }
+}
+
+}  // namespace
+}  // namespace detail
+
+ProgramModel buildProgramModel(std::span<const SourceFile> files) {
+  detail::Unit unit;
+  unit.scans.resize(files.size());
+  unit.files.resize(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    unit.scans[i].src = &files[i];
+    unit.scans[i].tree = SyntaxTree::parse(Language::Python, files[i].text);
+    detail::scanFile(unit, static_cast<int>(i));
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) detail::bindImports(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::collectConstants(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::buildSignatures(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::buildBodies(unit, static_cast<int>(i));
+  detail::nameKernels(unit);
+  ProgramModel pm;
+  pm.files = std::move(unit.files);
+  return pm;
+}
+
+FileModel buildFileModel(const SourceFile& file) {
+  ProgramModel pm = buildProgramModel(std::span<const SourceFile>(&file, 1));
+  return std::move(pm.files.front());
+}
+
+}  // namespace portcheck::dsl
