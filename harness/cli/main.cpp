@@ -73,15 +73,27 @@ int main(int argc, char** argv) {
   rules->add_option("id", rules_options.id, "Rule ID to explain, e.g. PROJ001");
   rules->add_flag("--markdown", rules_options.markdown, "Print the rule reference as Markdown (docs/rules.md)");
   std::vector<std::string> words;
+  NewOptions new_options;
   auto* create = common(app.add_subcommand("new", "Scaffold projects/NAME from templates/"));
-  create->add_option("args", words, "NAME");
+  create->add_option("name", new_options.name, "Project name (lower-case letters, digits, '_' and '-')")->required();
+  create->add_option("--kind", new_options.kind, "What is being ported: op (one operator) or model (several)")
+      ->check(CLI::IsMember({"op", "model"}))
+      ->default_str("op");
+  create->add_flag("--kernel", new_options.kernel, "Also add the AUTO-mode C++ incore kernel template to pypto_src/kernels/");
   auto* hook = common(app.add_subcommand("hook", "Install, uninstall or run the git pre-commit hook"));
   HookOptions hook_options;
   hook->add_option("args", hook_options.words, "install | uninstall | run");
   hook->add_flag("--force", hook_options.force, "install: replace a pre-commit hook port-check did not write (kept as a backup)");
   hook->add_flag("--chain", hook_options.chain, "install: keep an existing pre-commit hook and run it before port-check");
+  SkillsOptions skills_options;
   auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
-  skills->add_option("args", words, "check | install");
+  skills->require_subcommand(1);
+  auto* skills_check = common(skills->add_subcommand("check", "Validate the skill pack (CI runs this)"));
+  skills_check->add_option("pack", skills_options.pack, "Pack root holding skills/ and .claude-plugin/ (default: the workspace)");
+  auto* skills_install = common(skills->add_subcommand("install", "Install the skills into DIR/.claude/skills"));
+  skills_install->add_option("--target", skills_options.target, "Repository to install into")->required();
+  skills_install->add_flag("--force", skills_options.force, "Replace installed skill files that were edited locally");
+  skills_install->add_option("pack", skills_options.pack, "Pack root (default: the workspace, else the built-in pack)");
 
   try {
     app.parse(argc, argv);
@@ -107,7 +119,10 @@ int main(int argc, char** argv) {
     if (*check) return runCheck(options, paths, io);
     if (*rules) return runRules(options, rules_options, io);
     if (*hook) return runHook(options, hook_options, io);
-    for (CLI::App* sub : {compile, report, create, skills})
+    if (*create) return runNew(options, new_options, io);
+    if (*skills_check) return runSkillsCheck(options, skills_options, io);
+    if (*skills_install) return runSkillsInstall(options, skills_options, io);
+    for (CLI::App* sub : {compile, report})
       if (*sub) return runNotBuilt(sub->get_name(), io);
     std::cout << app.help();
     return kExitToolError;

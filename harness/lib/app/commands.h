@@ -46,6 +46,25 @@ struct GitChangeOptions {
 int runLintChanges(const CommonOptions& options, const GitChangeOptions& git, const std::vector<std::string>& paths,
                    const Io& io);
 
+struct SkillsOptions {
+  std::string pack;     // pack root (skills/ + .claude-plugin/); default: the workspace root
+  std::string target;   // install: DIR, skills go to DIR/.claude/skills
+  bool force = false;   // install: replace locally edited skill files
+};
+// port-check skills check [PACK]: frontmatter, names, links, rule and template references, manifests,
+// changelog, and the release rule (changed skills bumped since the last skills-vX.Y.Z tag).
+int runSkillsCheck(const CommonOptions& options, const SkillsOptions& skills, const Io& io);
+// port-check skills install --target DIR [--force] [PACK]: idempotent install into DIR/.claude/skills.
+int runSkillsInstall(const CommonOptions& options, const SkillsOptions& skills, const Io& io);
+
+struct NewOptions {
+  std::string name;
+  std::string kind = "op";  // op | model
+  bool kernel = false;      // also copy the AUTO-mode C++ incore kernel template
+};
+// port-check new NAME [--kind op|model] [--kernel]: scaffold projects/NAME from templates/.
+int runNew(const CommonOptions& options, const NewOptions& create, const Io& io);
+
 // Subcommands that exist in the interface but are not built yet: say so, exit 2.
 int runNotBuilt(const std::string& command, const Io& io);
 

@@ -1,0 +1,48 @@
+"""Golden for the port {{name}}: inputs, reference computation and tolerances.
+
+This module is the port's oracle. port-check and the golden runner read:
+  ENTRY                 the @pl.jit entry to compile and run (in orchestration.py)
+  __outputs__           the tensors compared with the reference (each is pl.Out/pl.InOut on the entry)
+  RTOL, ATOL            comparison tolerances, torch.allclose semantics
+  build_tensor_specs()  every argument of the entry in order, with the fields of pypto-lib's
+                        TensorSpec: name, shape, dtype (torch dtype name), is_output
+  generate_inputs()     [(name, tensor)] in the entry's argument order; outputs start as zeros
+  compute_golden()      writes the expected outputs into `tensors` in place
+The reference is plain torch, computed in FP32 from the same inputs, and never imports pypto.
+Replace the scale-add below with the original program's computation (see original/).
+"""
+import torch
+
+ENTRY = "scale_add"
+__outputs__ = ["out"]
+
+# FP32 in, FP32 out, one multiply-add per element: a few ULP of FP32 is the honest bound.
+RTOL = 1e-5
+ATOL = 1e-5
+
+ROWS = 512
+COLS = 256
+SCALE = 2.0
+SEED = 20260301
+
+
+def build_tensor_specs(params=None):
+    return [
+        {"name": "x", "shape": [ROWS, COLS], "dtype": "float32", "is_output": False},
+        {"name": "y", "shape": [ROWS, COLS], "dtype": "float32", "is_output": False},
+        {"name": "out", "shape": [ROWS, COLS], "dtype": "float32", "is_output": True},
+    ]
+
+
+def generate_inputs(params=None):
+    gen = torch.Generator().manual_seed(SEED)
+    x = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32)
+    y = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32)
+    out = torch.zeros(ROWS, COLS, dtype=torch.float32)
+    return [("x", x), ("y", y), ("out", out)]
+
+
+def compute_golden(tensors, params=None):
+    x = tensors["x"].float()
+    y = tensors["y"].float()
+    tensors["out"][:] = x * SCALE + y
