@@ -1,5 +1,7 @@
 #pragma once
 // Checks on a project's layout (PROJ family). One class per rule, registered in projectChecks().
+// Ask the project (Project::hasSourceDir, hasFile, tree), never the filesystem: the git hook
+// runs these checks on a project's staged tree, which is not on disk.
 #include <memory>
 #include <string_view>
 #include <vector>
