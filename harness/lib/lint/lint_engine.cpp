@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "lint/proj/project_check.h"
+#include "lint/sram_lint.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -50,6 +51,9 @@ void lintSources(const Project* project, std::vector<SourceFile> sources, const 
   if (!py.files.empty()) {
     auto ds = lintPythonUnit(py, settings);
     out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
+    // The estimator stage: SRAM estimate (MEM) and fusion / tiling advice (FUSE) of the same unit.
+    auto es = estimatePythonUnit(py, settings, out.sram);
+    out.diagnostics.insert(out.diagnostics.end(), es.begin(), es.end());
   }
 }
 
@@ -91,6 +95,7 @@ LintOutcome mergeOutcomes(std::vector<Diagnostic> first, std::vector<LintOutcome
   for (LintOutcome& r : results) {
     all.diagnostics.insert(all.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
     all.files.insert(all.files.end(), r.files.begin(), r.files.end());
+    all.sram.insert(all.sram.end(), r.sram.begin(), r.sram.end());
   }
   config.apply(all.diagnostics);
   return all;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/diagnostic.h"
+#include "core/report.h"
 #include "lint/linters.h"
 #include "workspace/workspace.h"
 
@@ -14,6 +15,7 @@ namespace portcheck {
 struct LintOutcome {
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> files;  // every source read, workspace-relative
+  std::vector<SramRow> sram;        // SRAM estimate rows of the Python units (sram/sram_estimator.h)
 };
 
 // jobs <= 0: one worker per hardware thread.

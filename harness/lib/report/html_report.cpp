@@ -1,0 +1,225 @@
+#include "report/html_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+#include "output/sram_table.h"
+
+namespace portcheck {
+
+std::string xmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default:
+        // Control characters other than tab / newline are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out += ' ';
+        else out += c;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string num(std::int64_t v) {
+  std::string s = std::to_string(v), out;
+  int n = 0;
+  for (auto it = s.rbegin(); it != s.rend(); ++it) {
+    if (n && n % 3 == 0 && *it != '-') out += ',';
+    out += *it;
+    ++n;
+  }
+  return std::string(out.rbegin(), out.rend());
+}
+
+std::string pct(std::int64_t used, std::int64_t cap) {
+  if (cap <= 0) return "";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", 100.0 * static_cast<double>(used) / static_cast<double>(cap));
+  return b;
+}
+
+const char* kCss = R"(
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d2330;background:#fafbfc}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #d8dde6;padding-bottom:4px}
+.meta{color:#5b6577;font-size:13px}
+table{border-collapse:collapse;font-size:13px;background:#fff}
+th,td{border:1px solid #d8dde6;padding:4px 8px;text-align:right}th{background:#eef1f6}
+td.l,th.l{text-align:left}
+.over{color:#b3261e;font-weight:600}.near{color:#9a6700}
+.card{display:inline-block;vertical-align:top;margin:0 16px 16px 0;padding:10px 12px;background:#fff;border:1px solid #d8dde6;border-radius:6px}
+.card h3{font-size:14px;margin:0 0 6px;font-family:ui-monospace,Menlo,Consolas,monospace}
+ul.advice{font-size:13px;padding-left:18px}ul.advice li{margin:6px 0}
+.sev-error{color:#b3261e}.sev-warning{color:#9a6700}.sev-info{color:#0b5cad}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+.legend{font-size:12px;color:#5b6577}
+)";
+
+// One kernel's bars: one row per space, the estimate as a filled bar, the actual as a dark marker.
+std::string kernelBars(const std::string& function, const std::vector<const SramRow*>& rows) {
+  const int label_w = 56, bar_w = 300, row_h = 26, text_w = 190;
+  int h = static_cast<int>(rows.size()) * row_h + 10;
+  int w = label_w + bar_w + text_w;
+  std::ostringstream s;
+  s << "<div class=\"card\"><h3>" << xmlEscape(function) << "</h3>";
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" role=\"img\" aria-label=\"SRAM of "
+    << xmlEscape(function) << "\">";
+  int y = 5;
+  for (const SramRow* r : rows) {
+    std::int64_t cap = r->capacity;
+    std::int64_t est = r->estimate.value_or(0), act = r->actual.value_or(0);
+    std::int64_t top = std::max({cap, est, act, std::int64_t{1}});
+    auto x = [&](std::int64_t v) { return label_w + static_cast<int>(static_cast<double>(bar_w) * static_cast<double>(v) / static_cast<double>(top)); };
+    bool over = (r->estimate && cap > 0 && est > cap) || (r->actual && cap > 0 && act > cap);
+    s << "<g class=\"bar\" data-space=\"" << xmlEscape(r->space) << "\">";
+    s << "<text x=\"0\" y=\"" << y + 16 << "\" font-size=\"12\" fill=\"#1d2330\">" << xmlEscape(r->space) << "</text>";
+    s << "<rect x=\"" << label_w << "\" y=\"" << y + 4 << "\" width=\"" << x(cap) - label_w << "\" height=\"16\" fill=\"#eef1f6\" stroke=\"#c3cad6\"/>";
+    if (r->estimate)
+      s << "<rect class=\"estimate\" x=\"" << label_w << "\" y=\"" << y + 6 << "\" width=\"" << std::max(1, x(est) - label_w)
+        << "\" height=\"12\" fill=\"" << (over ? "#e0766f" : "#6fa8dc") << "\"><title>estimate " << num(est) << " bytes</title></rect>";
+    if (r->actual)
+      s << "<rect class=\"actual\" x=\"" << std::max(label_w, x(act) - 2) << "\" y=\"" << y + 1 << "\" width=\"3\" height=\"22\" fill=\"#1d2330\"><title>actual "
+        << num(act) << " bytes</title></rect>";
+    if (cap > 0)
+      s << "<line x1=\"" << x(cap) << "\" y1=\"" << y << "\" x2=\"" << x(cap) << "\" y2=\"" << y + 24
+        << "\" stroke=\"#b3261e\" stroke-dasharray=\"3,2\"/>";
+    std::string label = r->estimate ? num(est) : "–";
+    if (r->actual) label += " / " + num(act);
+    label += cap > 0 ? " of " + num(cap) + " (" + pct(r->actual ? act : est, cap) + ")" : "";
+    s << "<text x=\"" << label_w + bar_w + 8 << "\" y=\"" << y + 16 << "\" font-size=\"11\" fill=\"" << (over ? "#b3261e" : "#5b6577")
+      << "\">" << xmlEscape(label) << "</text></g>";
+    y += row_h;
+  }
+  s << "</svg></div>";
+  return s.str();
+}
+
+std::string taskGraphSvg(const advice::TaskGraph& g, int index) {
+  const int box_w = 190, box_h = 46, gap = 70, margin = 12;
+  int n = static_cast<int>(g.tasks.size());
+  int arcs = static_cast<int>(std::count_if(g.edges.begin(), g.edges.end(), [](const advice::Edge& e) { return e.to != e.from + 1; }));
+  int w = margin * 2 + n * box_w + std::max(0, n - 1) * gap;
+  int top = margin + 18 + arcs * 14;
+  int h = top + box_h + 40;
+  std::ostringstream s;
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"taskgraph\" width=\"" << w << "\" height=\"" << h
+    << "\" role=\"img\" aria-label=\"task graph of " << xmlEscape(g.caller) << "\">";
+  s << "<defs><marker id=\"arrow-" << index << "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+    << "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#5b6577\"/></marker></defs>";
+  auto left = [&](int i) { return margin + i * (box_w + gap); };
+  int arc = 0;
+  for (const advice::Edge& e : g.edges) {
+    std::string label = e.tensor + " (" + num(e.bytes) + " B)";
+    s << "<g class=\"edge\" data-from=\"" << e.from << "\" data-to=\"" << e.to << "\">";
+    if (e.to == e.from + 1) {
+      int x1 = left(e.from) + box_w, x2 = left(e.to), y = top + box_h / 2;
+      s << "<line x1=\"" << x1 << "\" y1=\"" << y << "\" x2=\"" << x2 - 2 << "\" y2=\"" << y
+        << "\" stroke=\"#5b6577\" stroke-width=\"1.5\" marker-end=\"url(#arrow-" << index << ")\"/>";
+      s << "<text x=\"" << (x1 + x2) / 2 << "\" y=\"" << y + box_h / 2 + 16 << "\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6577\">"
+        << xmlEscape(label) << "</text>";
+    } else {
+      int x1 = left(e.from) + box_w / 2, x2 = left(e.to) + box_w / 2, ytop = top - 10 - arc * 14;
+      s << "<path d=\"M" << x1 << "," << top << " C" << x1 << "," << ytop << " " << x2 << "," << ytop << " " << x2 << "," << top - 2
+        << "\" fill=\"none\" stroke=\"#5b6577\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << index << ")\"/>";
+      s << "<text x=\"" << (x1 + x2) / 2 << "\" y=\"" << ytop + 8 << "\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6577\">"
+        << xmlEscape(label) << "</text>";
+      ++arc;
+    }
+    s << "</g>";
+  }
+  for (int i = 0; i < n; ++i) {
+    const advice::Task& t = g.tasks[static_cast<std::size_t>(i)];
+    s << "<g class=\"task\" data-kernel=\"" << xmlEscape(t.kernel) << "\">";
+    s << "<rect x=\"" << left(i) << "\" y=\"" << top << "\" width=\"" << box_w << "\" height=\"" << box_h
+      << "\" rx=\"6\" fill=\"#ffffff\" stroke=\"#0b5cad\" stroke-width=\"1.5\"/>";
+    std::string name = t.kernel.size() > 28 ? t.kernel.substr(0, 27) + "…" : t.kernel;
+    s << "<text x=\"" << left(i) + box_w / 2 << "\" y=\"" << top + 20 << "\" font-size=\"12\" text-anchor=\"middle\" font-family=\"monospace\" fill=\"#1d2330\">"
+      << xmlEscape(name) << "</text>";
+    s << "<text x=\"" << left(i) + box_w / 2 << "\" y=\"" << top + 36 << "\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6577\">"
+      << xmlEscape(std::filesystem::path(t.file).filename().string() + ":" + std::to_string(t.line)) << "</text><title>"
+      << xmlEscape(t.file + ":" + std::to_string(t.line)) << "</title></g>";
+  }
+  s << "</svg>";
+  return s.str();
+}
+
+}  // namespace
+
+std::string renderHtmlReport(const HtmlReportInput& in) {
+  std::ostringstream s;
+  s << "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"utf-8\"/>"
+    << "<title>" << xmlEscape(in.title) << "</title><style>" << kCss << "</style></head><body>";
+  s << "<h1>" << xmlEscape(in.title) << "</h1><div class=\"meta\">platform " << xmlEscape(in.platform)
+    << " · estimate = port-check from source · actual = the compiler's AllocateMemoryAddr high-water mark</div>";
+
+  const std::vector<SramRow> empty;
+  const std::vector<SramRow>& rows = in.report ? in.report->sram : empty;
+  s << "<h2>SRAM per incore kernel</h2>";
+  if (rows.empty()) s << "<p>No incore kernel with a known size was found.</p>";
+  else {
+    s << "<table id=\"sram-table\"><thead><tr><th class=\"l\">project</th><th class=\"l\">function</th><th class=\"l\">core</th>"
+      << "<th class=\"l\">space</th><th>estimate</th><th>actual</th><th>capacity</th><th>use</th></tr></thead><tbody>";
+    for (const SramRow& r : rows) {
+      std::optional<double> p = utilisationPercent(r);
+      const char* cls = p && *p > 100 ? "over" : p && *p >= 90 ? "near" : "";
+      s << "<tr><td class=\"l\">" << xmlEscape(r.project) << "</td><td class=\"l\"><code>" << xmlEscape(r.function)
+        << "</code></td><td class=\"l\">" << xmlEscape(r.core) << "</td><td class=\"l\">" << xmlEscape(r.space) << "</td><td>"
+        << (r.estimate ? num(*r.estimate) : "–") << "</td><td>" << (r.actual ? num(*r.actual) : "–") << "</td><td>"
+        << (r.capacity ? num(r.capacity) : "–") << "</td><td class=\"" << cls << "\">";
+      if (p) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f%%", *p);
+        s << b;
+      }
+      s << "</td></tr>";
+    }
+    s << "</tbody></table>";
+    s << "<p class=\"legend\">Bars: blue = estimate, red = estimate over capacity, black tick = actual, dashed red line = capacity.</p>";
+    s << "<div id=\"sram-bars\">";
+    std::vector<std::pair<std::string, std::vector<const SramRow*>>> by_fn;
+    for (const SramRow& r : rows) {
+      std::string key = r.project + "/" + r.function;
+      auto it = std::find_if(by_fn.begin(), by_fn.end(), [&](const auto& p) { return p.first == key; });
+      if (it == by_fn.end()) by_fn.push_back({key, {&r}});
+      else it->second.push_back(&r);
+    }
+    for (const auto& [key, rs] : by_fn) s << kernelBars(rs.front()->function, rs);
+    s << "</div>";
+  }
+
+  s << "<h2>Orchestration task graph</h2><div id=\"task-graphs\">";
+  bool any = false;
+  int graph_index = 0;
+  for (const HtmlUnitGraph& u : in.units)
+    for (const advice::TaskGraph& g : u.graphs) {
+      any = true;
+      s << "<div class=\"card\"><h3>" << xmlEscape(u.unit + ": " + g.caller) << "</h3>" << taskGraphSvg(g, graph_index++) << "</div>";
+    }
+  if (!any) s << "<p>No orchestration function dispatching incore kernels was found.</p>";
+  s << "</div>";
+
+  s << "<h2>Advice and SRAM findings</h2><ul class=\"advice\" id=\"advice\">";
+  int n = 0;
+  if (in.report)
+    for (const Diagnostic& d : in.report->diagnostics) {
+      if (d.rule.rfind("FUSE", 0) != 0 && d.rule.rfind("MEM", 0) != 0) continue;
+      ++n;
+      s << "<li><span class=\"sev-" << toString(d.severity) << "\">" << xmlEscape(d.rule) << "</span> <code>"
+        << xmlEscape(d.file + ":" + std::to_string(d.line)) << "</code> " << xmlEscape(d.message) << "</li>";
+    }
+  if (n == 0) s << "<li>No advice: every kernel fits and no fusion opportunity was found.</li>";
+  s << "</ul></body></html>\n";
+  return s.str();
+}
+
+}  // namespace portcheck

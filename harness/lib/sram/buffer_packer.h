@@ -1,0 +1,38 @@
+#pragma once
+// How PyPTO lays tiles into on-chip buffers, modelled on its MemoryReuse + AllocateMemoryAddr passes:
+// within one memory space, tiles are packed first-fit-decreasing (largest first; a tile joins the first
+// buffer all of whose members' lifetimes it does not overlap, touching allowed: a tile whose last use is
+// the statement defining another may share with it), each buffer is sized by its largest member and
+// 32-byte aligned, and the buffers are laid out one after another above the space's reserved region
+// (the cross-core pipe ring). The high-water mark is reserved + the sum of the buffer sizes.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace portcheck::sram {
+
+struct Interval {
+  std::string name;
+  std::int64_t bytes = 0;  // unaligned tile size
+  int def = 0;             // program point of the definition
+  int last = 0;            // program point of the last use (>= def)
+  int line = 0;
+  bool implicit = false;   // inserted by the compiler (implicit load, AutoTileMatmulL0 L0 tile)
+  std::vector<std::int64_t> shape;  // static shape when known (empty otherwise)
+  std::string loads_from;  // the tensor a pl.load fills it from (name in the kernel's function)
+  std::string stores_to;   // the tensor a pl.store writes it to
+  int buffer = -1;         // filled by pack(): the buffer the tile lands in
+};
+
+struct Packing {
+  std::int64_t hwm = 0;                // reserved + sum of aligned buffer sizes
+  std::vector<std::int64_t> buffers;   // aligned size of each buffer, in creation order
+};
+
+// True when the two lifetimes overlap (touching does not count).
+bool overlaps(const Interval& a, const Interval& b);
+
+// Packs `tiles` (assigns Interval::buffer) above `reserved` bytes.
+Packing pack(std::vector<Interval>& tiles, std::int64_t reserved = 0);
+
+}  // namespace portcheck::sram

@@ -1,0 +1,504 @@
+#include "sram/sram_estimator.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace portcheck::sram {
+
+using dsl::Expr;
+using dsl::ExprKind;
+using dsl::Function;
+using dsl::MemSpace;
+using dsl::Value;
+using dsl::ValueKind;
+
+namespace {
+
+constexpr int kSub = 64;  // program points per statement (calls of one statement in evaluation order)
+
+bool isCubeSpace(MemSpace s) {
+  return s == MemSpace::Mat || s == MemSpace::Left || s == MemSpace::Right || s == MemSpace::Acc ||
+         s == MemSpace::Bias;
+}
+
+std::string_view opName(const Expr& call) {
+  std::string_view op = call.pl_name;
+  for (std::string_view prefix : {"tile.", "tensor.", "block."})
+    if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
+  return op;
+}
+
+bool isMatmulOp(std::string_view op) {
+  return op == "matmul" || op == "matmul_acc" || op == "matmul_bias" || op == "gemv" || op == "gemv_acc" ||
+         op == "gemv_bias" || op == "batch_matmul" || op == "batch_matmul_acc";
+}
+
+// Ops whose result aliases their (first) operand's buffer.
+bool isViewOp(std::string_view op) {
+  return op == "reshape" || op == "slice" || op == "view" || op == "yield_" || op == "reinterpret_view" ||
+         op == "set_validshape";
+}
+
+std::int64_t elementBytes(dsl::DType t) { return std::max(1, dsl::dtypeBits(t) / 8); }
+
+struct Tile {
+  Interval iv;
+  MemSpace space = MemSpace::Vec;
+  bool crossing = false;   // a cube result read by vector code (lives in the pipe ring on the AIV side)
+};
+
+class RegionEstimator {
+ public:
+  RegionEstimator(const dsl::FileModel& file, const Function& fn, const dsl::IncoreRegion& region, Platform platform)
+      : file_(file), fn_(fn), region_(region), platform_(platform) {}
+
+  std::vector<KernelEstimate> run() {
+    numberPoints();
+    resolveAliases();
+    collectUses();
+    collectTiles();
+    return assemble();
+  }
+
+ private:
+  const dsl::FileModel& file_;
+  const Function& fn_;
+  const dsl::IncoreRegion& region_;
+  Platform platform_;
+  std::unordered_map<int, int> call_point_;   // call expr -> program point
+  std::vector<int> alias_;                    // value -> value whose buffer it is (itself when none)
+  std::vector<std::vector<std::pair<int, int>>> uses_;  // root value -> (point, stmt)
+  std::vector<Tile> tiles_;
+  std::vector<std::string> unknown_;
+  bool has_cube_op_ = false;
+  bool has_vector_tile_ = false;
+
+  const Expr& X(int e) const { return fn_.exprs[static_cast<std::size_t>(e)]; }
+  const Value& V(int v) const { return fn_.values[static_cast<std::size_t>(v)]; }
+  bool inRegion(int stmt) const { return stmt >= region_.first && stmt < region_.last; }
+
+  void numberPoints() {
+    std::unordered_map<int, int> per_stmt;
+    for (int c : fn_.calls) {
+      int s = X(c).stmt;
+      int k = per_stmt[s]++;
+      call_point_[c] = s * kSub + std::min(k, kSub - 2);
+    }
+  }
+
+  int root(int v) const {
+    for (int guard = 0; guard < 64 && alias_[static_cast<std::size_t>(v)] != v; ++guard)
+      v = alias_[static_cast<std::size_t>(v)];
+    return v;
+  }
+
+  void resolveAliases() {
+    alias_.resize(fn_.values.size());
+    for (std::size_t i = 0; i < fn_.values.size(); ++i) {
+      alias_[i] = static_cast<int>(i);
+      const Value& v = fn_.values[i];
+      if (v.def_expr < 0) continue;
+      const Expr& d = X(v.def_expr);
+      int src = -1;
+      if (d.kind == ExprKind::Name || d.kind == ExprKind::Attribute) src = d.value;
+      else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) {
+        const Value* s = fn_.valueOf(d.args[0]);
+        if (s && s->on_chip) src = X(d.args[0]).value;
+      }
+      if (src >= 0 && src != static_cast<int>(i) && fn_.values[static_cast<std::size_t>(src)].on_chip)
+        alias_[i] = src;
+    }
+  }
+
+  void useAt(int e, int point, int stmt) {
+    if (e < 0) return;
+    const Expr& x = X(e);
+    if (x.value >= 0 && (x.kind == ExprKind::Name || x.kind == ExprKind::Call || x.kind == ExprKind::Attribute)) {
+      uses_[static_cast<std::size_t>(root(x.value))].push_back({point, stmt});
+      if (x.kind == ExprKind::Call) return;
+    }
+    if (x.kind == ExprKind::List || x.kind == ExprKind::Tuple || x.kind == ExprKind::Keyword ||
+        x.kind == ExprKind::Subscript)
+      for (int c : x.children) useAt(c, point, stmt);
+  }
+
+  void collectUses() {
+    uses_.assign(fn_.values.size(), {});
+    for (int c : fn_.calls) {
+      const Expr& call = X(c);
+      int p = call_point_[c];
+      for (int a : call.args) useAt(a, p, call.stmt);
+      for (const auto& kw : call.kwargs) useAt(kw.second, p, call.stmt);
+    }
+    // Reads outside a call (return x, y = x, out[:] = x): at the end of their statement.
+    for (std::size_t i = 0; i < fn_.values.size(); ++i) {
+      int r = root(static_cast<int>(i));
+      for (int s : fn_.values[i].uses) {
+        auto& u = uses_[static_cast<std::size_t>(r)];
+        bool seen = std::any_of(u.begin(), u.end(), [&](const auto& pu) { return pu.second == s; });
+        if (!seen) u.push_back({s * kSub + kSub - 1, s});
+      }
+    }
+  }
+
+  // Last point a value defined at `def_stmt` is held when read at (point, stmt).
+  int holdUntil(int def_stmt, int point, int stmt) const {
+    int last = point;
+    for (int l = fn_.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0;
+         l = fn_.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+      if (def_stmt >= 0 && (def_stmt == l || fn_.contains(l, def_stmt))) break;
+      last = std::max(last, (fn_.stmts[static_cast<std::size_t>(l)].subtree_end - 1) * kSub + kSub - 1);
+    }
+    return last;
+  }
+
+  MemSpace spaceOf(const Value& v) const {
+    MemSpace s = v.type.space;
+    if (s == MemSpace::Unknown || s == MemSpace::DDR) s = MemSpace::Vec;
+    return s;
+  }
+
+  void addTile(std::string name, std::int64_t bytes, MemSpace space, int def, int last, int line,
+               bool implicit = false) {
+    Tile t;
+    t.iv.implicit = implicit;
+    t.iv.name = std::move(name);
+    t.iv.bytes = bytes;
+    t.iv.def = def;
+    t.iv.last = std::max(def, last);
+    t.iv.line = line;
+    t.space = space;
+    if (space == MemSpace::Vec) has_vector_tile_ = true;
+    tiles_.push_back(std::move(t));
+  }
+
+  std::string displayName(int v) const {
+    const Value& val = V(v);
+    if (!val.name.empty()) return val.name;
+    if (val.def_expr >= 0) {
+      std::string_view text = file_.text(X(val.def_expr));
+      std::string s(text.substr(0, 40));
+      if (text.size() > 40) s += "...";
+      return s;
+    }
+    return "<tile>";
+  }
+
+  void collectTiles() {
+    std::set<int> done;
+    for (std::size_t i = 0; i < fn_.values.size(); ++i) {
+      const Value& v = fn_.values[i];
+      if (!v.on_chip || !inRegion(v.def_stmt)) continue;
+      if (v.type.kind == ValueKind::Scalar) continue;
+      if (v.def_expr < 0 || X(v.def_expr).kind != ExprKind::Call) continue;
+      int r = root(static_cast<int>(i));
+      if (r != static_cast<int>(i) || !done.insert(r).second) continue;
+      MemSpace space = spaceOf(v);
+      if (space == MemSpace::DDR) continue;
+      std::optional<std::int64_t> bytes = v.type.bytes();
+      if (!bytes) {
+        unknown_.push_back(displayName(r));
+        continue;
+      }
+      int def = call_point_.count(v.def_expr) ? call_point_[v.def_expr] : v.def_stmt * kSub;
+      int last = def;
+      for (const auto& [p, s] : uses_[static_cast<std::size_t>(r)]) last = std::max(last, holdUntil(v.def_stmt, p, s));
+      // Every alias defined later keeps the buffer for its own uses (already routed to the root).
+      if (v.loop_carried && v.carried_loop >= 0)
+        last = std::max(last, (fn_.stmts[static_cast<std::size_t>(v.carried_loop)].subtree_end - 1) * kSub + kSub - 1);
+      for (std::size_t j = 0; j < fn_.values.size(); ++j) {
+        const Value& a = fn_.values[j];
+        if (root(static_cast<int>(j)) == r && a.loop_carried && a.carried_loop >= 0)
+          last = std::max(last, (fn_.stmts[static_cast<std::size_t>(a.carried_loop)].subtree_end - 1) * kSub + kSub - 1);
+      }
+      int line = X(v.def_expr).loc.line;
+      addTile(displayName(r), *bytes, space, def, last, line);
+      if (v.type.shape.fullyStatic())
+        for (const dsl::Dim& d : v.type.shape.dims) tiles_.back().iv.shape.push_back(*d);
+      const Expr& dx = X(v.def_expr);
+      if (opName(dx) == "load" && !dx.args.empty())
+        if (const Value* src = fn_.valueOf(dx.args[0])) tiles_.back().iv.loads_from = src->name;
+      tiles_.back().crossing = false;
+      value_tile_[r] = static_cast<int>(tiles_.size()) - 1;
+    }
+    for (int c : fn_.calls) {
+      const Expr& call = X(c);
+      if (!inRegion(call.stmt) || call.pl_name.empty()) continue;
+      std::string_view op = opName(call);
+      if (op == "store" && call.args.size() >= 1 && X(call.args[0]).value >= 0) {
+        auto it = value_tile_.find(root(X(call.args[0]).value));
+        int out_arg = call.args.size() >= 3 ? call.args[2] : fn_.arg(call, 99, "output_tensor");
+        const Value* dst = out_arg >= 0 ? fn_.valueOf(out_arg) : nullptr;
+        if (it != value_tile_.end() && dst) tiles_[static_cast<std::size_t>(it->second)].iv.stores_to = dst->name;
+      }
+      bool mm = isMatmulOp(op);
+      if (mm) has_cube_op_ = true;
+      implicitLoads(c, mm);
+      if (mm) autoTileL0(c);
+      markCrossing(c, mm);
+    }
+  }
+
+  std::unordered_map<int, int> value_tile_;
+
+  // Tensor-level compute in incore code loads its GM tensor operands into on-chip tiles first.
+  void implicitLoads(int c, bool mm) {
+    const Expr& call = X(c);
+    const Value* result = call.value >= 0 ? &V(call.value) : nullptr;
+    if (!result || !result->on_chip || result->type.kind != ValueKind::Tensor) return;
+    std::string_view op = opName(call);
+    if (op == "load" || op == "create" || op == "full" || op == "create_tile") return;
+    int p = call_point_[c];
+    for (int a : call.args) {
+      const Value* v = fn_.valueOf(a);
+      if (!v || v->on_chip || v->type.kind != ValueKind::Tensor) continue;
+      std::optional<std::int64_t> b = v->type.bytes();
+      if (!b) continue;
+      std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
+      addTile(name, *b, mm ? MemSpace::Mat : MemSpace::Vec, p - 1, p, X(a).loc.line, true);
+      implicit_mat_[a] = mm;
+    }
+  }
+  std::unordered_map<int, bool> implicit_mat_;
+
+  MemSpace operandSpace(int a) const {
+    auto it = implicit_mat_.find(a);
+    if (it != implicit_mat_.end()) return it->second ? MemSpace::Mat : MemSpace::Vec;
+    const Value* v = fn_.valueOf(a);
+    if (!v) return MemSpace::Unknown;
+    return spaceOf(*v);
+  }
+
+  // AutoTileMatmulL0: Mat-resident operands are extracted into Left / Right L0 tiles; the whole K
+  // when it fits, else K chunks double-buffered by the pipelined K loop.
+  void autoTileL0(int c) {
+    const Expr& call = X(c);
+    std::string_view op = opName(call);
+    std::size_t li = op.find("_acc") != std::string_view::npos ? 1 : 0;
+    if (call.args.size() < li + 2) return;
+    int la = call.args[li], ra = call.args[li + 1];
+    if (operandSpace(ra) != MemSpace::Mat) return;
+    MemSpace ls = operandSpace(la);
+    if (ls != MemSpace::Mat && ls != MemSpace::Vec) return;
+    const Value* l = fn_.valueOf(la);
+    const Value* r = fn_.valueOf(ra);
+    if (!l || !r || !l->type.shape.fullyStatic() || !r->type.shape.fullyStatic()) return;
+    const auto& ld = l->type.shape.dims;
+    const auto& rd = r->type.shape.dims;
+    if (ld.size() < 2 || rd.size() < 2) return;
+    bool a_trans = false, b_trans = false;
+    for (const auto& [k, v] : call.kwargs) {
+      bool yes = X(v).kind == ExprKind::Bool && X(v).number.isInt() && X(v).number.i == 1;
+      if (k == "a_trans") a_trans = yes;
+      if (k == "b_trans") b_trans = yes;
+    }
+    std::int64_t M = a_trans ? *ld[ld.size() - 1] : *ld[ld.size() - 2];
+    std::int64_t K = a_trans ? *ld[ld.size() - 2] : *ld[ld.size() - 1];
+    std::int64_t N = b_trans ? *rd[rd.size() - 2] : *rd[rd.size() - 1];
+    std::int64_t ba = elementBytes(l->type.dtype), bb = elementBytes(r->type.dtype);
+    std::int64_t cap_l = capacityBytes(platform_, "Left"), cap_r = capacityBytes(platform_, "Right");
+    std::int64_t k = K;
+    auto fits = [&](std::int64_t kk) {
+      int depth = kk < K ? 2 : 1;
+      return depth * M * kk * ba <= cap_l && depth * kk * N * bb <= cap_r;
+    };
+    while (k > 16 && !fits(k) && k % 2 == 0) k /= 2;
+    int depth = k < K ? 2 : 1;
+    int p = call_point_[c];
+    std::string base = call.value >= 0 ? displayName(call.value) : "matmul";
+    for (int d = 0; d < depth; ++d) {
+      std::string suffix = depth > 1 ? " #" + std::to_string(d + 1) : "";
+      addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
+              MemSpace::Left, p - 1, p, call.loc.line, true);
+      addTile(base + " L0B [" + std::to_string(k) + ", " + std::to_string(N) + "]" + suffix, k * N * bb,
+              MemSpace::Right, p - 1, p, call.loc.line, true);
+    }
+  }
+
+  // A cube result read by a vector op crosses to the AIV core through the pipe ring.
+  void markCrossing(int c, bool mm) {
+    if (mm) return;
+    const Expr& call = X(c);
+    for (int a : call.args) {
+      const Value* v = fn_.valueOf(a);
+      if (!v || X(a).value < 0) continue;
+      auto it = value_tile_.find(root(X(a).value));
+      if (it == value_tile_.end()) continue;
+      Tile& t = tiles_[static_cast<std::size_t>(it->second)];
+      if (t.space == MemSpace::Acc && opName(call) != "store" && opName(call) != "move") t.crossing = true;
+    }
+  }
+
+  const dsl::Scope* scope() const {
+    return region_.scope >= 0 ? &fn_.scopes[static_cast<std::size_t>(region_.scope)] : nullptr;
+  }
+
+  SpaceEstimate packSpace(MemSpace space, std::vector<Interval> ivs, std::int64_t reserved) {
+    SpaceEstimate s;
+    s.space = std::string(dsl::memSpaceName(space));
+    Packing p = pack(ivs, reserved);
+    s.hwm = p.hwm;
+    s.reserved = reserved;
+    s.buffers = p.buffers;
+    s.capacity = capacityBytes(platform_, s.space);
+    std::stable_sort(ivs.begin(), ivs.end(), [](const Interval& a, const Interval& b) { return a.bytes > b.bytes; });
+    s.tiles = std::move(ivs);
+    return s;
+  }
+
+  std::vector<KernelEstimate> assemble() {
+    bool mixed = has_cube_op_ && has_vector_tile_;
+    const dsl::Scope* sc = scope();
+    bool split = sc && !sc->split_mode.empty();
+    std::int64_t slots = sc && sc->cross_core_slots.isInt() ? sc->cross_core_slots.i : 2;
+    std::int64_t slot = 0;
+    for (const Tile& t : tiles_)
+      if (t.crossing) slot = std::max(slot, alignUp(t.iv.bytes));
+    std::int64_t ring = slot * slots;
+
+    int line = region_.stmt >= 0 ? fn_.stmts[static_cast<std::size_t>(region_.stmt)].loc.line : fn_.loc.line;
+    auto make = [&](std::string name, std::string core) {
+      KernelEstimate k;
+      k.kernel = std::move(name);
+      k.core = std::move(core);
+      k.file = file_.path;
+      k.line = line;
+      k.unknown = unknown_;
+      k.split = mixed;
+      return k;
+    };
+    std::vector<KernelEstimate> out;
+    if (!mixed) {
+      out.push_back(make(region_.kernel_name, has_cube_op_ ? "AIC" : "AIV"));
+      for (std::string_view sn : kMemorySpaces) {
+        MemSpace ms = dsl::memSpaceFromName(sn);
+        std::vector<Interval> ivs;
+        for (const Tile& t : tiles_)
+          if (t.space == ms) ivs.push_back(t.iv);
+        if (!ivs.empty()) out.back().spaces.push_back(packSpace(ms, std::move(ivs), 0));
+      }
+      return out;
+    }
+    KernelEstimate aic = make(region_.kernel_name + "_aic", "AIC");
+    KernelEstimate aiv = make(region_.kernel_name + "_aiv", "AIV");
+    for (std::string_view sn : kMemorySpaces) {
+      MemSpace ms = dsl::memSpaceFromName(sn);
+      std::vector<Interval> ivs;
+      for (const Tile& t : tiles_) {
+        if (t.space != ms) continue;
+        Interval iv = t.iv;
+        if (ms == MemSpace::Vec && split) iv.bytes = (iv.bytes + 1) / 2;  // each AIV holds half
+        ivs.push_back(iv);
+      }
+      if (ivs.empty() && !(ms == MemSpace::Vec && ring > 0)) continue;
+      if (isCubeSpace(ms)) aic.spaces.push_back(packSpace(ms, std::move(ivs), 0));
+      else {
+        aiv.spaces.push_back(packSpace(ms, std::move(ivs), ms == MemSpace::Vec ? ring : 0));
+        if (ms == MemSpace::Vec && ring > 0) aiv.spaces.back().ring_slot = slot;
+      }
+    }
+    out.push_back(std::move(aic));
+    out.push_back(std::move(aiv));
+    return out;
+  }
+};
+
+}  // namespace
+
+const SpaceEstimate* KernelEstimate::space(std::string_view s) const {
+  for (const SpaceEstimate& e : spaces)
+    if (e.space == s) return &e;
+  return nullptr;
+}
+
+std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Platform platform) {
+  std::vector<KernelEstimate> out;
+  for (std::size_t fi = 0; fi < model.files.size(); ++fi) {
+    const dsl::FileModel& file = model.files[fi];
+    for (std::size_t fn = 0; fn < file.functions.size(); ++fn) {
+      const Function& f = file.functions[fn];
+      // A @pl.jit / opaque function with tile code but no pl.at scope is compiled as one kernel
+      // named after the function (the verifier reports it under that name).
+      if (f.regions.empty() && (f.kind == dsl::FunctionKind::JitEntry || f.kind == dsl::FunctionKind::Opaque) &&
+          std::any_of(f.values.begin(), f.values.end(), [](const Value& v) {
+            return v.on_chip && v.type.kind == ValueKind::Tile && v.def_stmt >= 0;
+          })) {
+        dsl::IncoreRegion whole;
+        whole.kind = dsl::RegionKind::IncoreFunction;
+        whole.first = 0;
+        whole.last = static_cast<int>(f.stmts.size());
+        whole.kernel_name = f.name;
+        RegionEstimator est(file, f, whole, platform);
+        for (KernelEstimate& k : est.run()) {
+          k.file_index = static_cast<int>(fi);
+          k.function_index = static_cast<int>(fn);
+          out.push_back(std::move(k));
+        }
+        continue;
+      }
+      for (std::size_t r = 0; r < f.regions.size(); ++r) {
+        const dsl::IncoreRegion& region = f.regions[r];
+        if (region.kernel_name.empty()) continue;
+        RegionEstimator est(file, f, region, platform);
+        for (KernelEstimate& k : est.run()) {
+          k.file_index = static_cast<int>(fi);
+          k.function_index = static_cast<int>(fn);
+          k.region = static_cast<int>(r);
+          out.push_back(std::move(k));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<SramRow> toSramRows(const std::vector<KernelEstimate>& kernels, const std::string& project,
+                                std::size_t max_tiles) {
+  std::vector<SramRow> rows;
+  for (const KernelEstimate& k : kernels)
+    for (const SpaceEstimate& s : k.spaces) {
+      SramRow row;
+      row.project = project;
+      row.function = k.kernel;
+      row.core = k.core;
+      row.space = s.space;
+      row.estimate = s.hwm;
+      row.capacity = s.capacity;
+      row.tiles = static_cast<int>(s.tiles.size());
+      for (const Interval& t : s.tiles) {
+        if (row.largest.size() >= max_tiles) break;
+        row.largest.push_back({t.name, t.bytes, k.file, t.line});
+      }
+      rows.push_back(std::move(row));
+    }
+  return rows;
+}
+
+void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estimates) {
+  for (const SramRow& e : estimates) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const SramRow& r) {
+      return r.project == e.project && r.function == e.function && r.space == e.space;
+    });
+    if (it == rows.end()) {
+      rows.push_back(e);
+      continue;
+    }
+    if (e.estimate) it->estimate = e.estimate;
+    if (e.actual) {
+      // The compiler's own figures win for what both describe.
+      it->actual = e.actual;
+      if (!e.core.empty()) it->core = e.core;
+      if (!e.largest.empty()) it->largest = e.largest;
+      if (e.capacity) it->capacity = e.capacity;
+      it->tiles = e.tiles;
+    }
+    if (it->largest.empty()) it->largest = e.largest;
+    if (it->capacity == 0) it->capacity = e.capacity;
+    if (it->core.empty()) it->core = e.core;
+  }
+}
+
+}  // namespace portcheck::sram

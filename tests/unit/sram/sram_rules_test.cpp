@@ -1,0 +1,195 @@
+// The MEM estimate rules and the FUSE advice, data-driven: every tests/fixtures/sram_rules/<ID>_bad.py /
+// <ID>_good.py goes through the estimator stage of lint and its MEM / FUSE findings must equal the
+// `# expect: ID ...` annotations exactly (rule and line). Good files carry no annotation and must stay
+// silent. Also: the numbers in the messages, the SRAM figures, the configurable thresholds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "lint/sram_lint.h"
+#include "rules/catalogue.h"
+#include "sram/buffer_packer.h"
+#include "test_support.h"
+
+namespace portcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Linted {
+  std::vector<Diagnostic> diagnostics;
+  std::vector<SramRow> rows;
+};
+
+Linted estimateText(const std::string& path, const std::string& text, const Config& config = Config{}) {
+  PythonUnit unit;
+  SourceFile f;
+  f.path = path;
+  f.text = text;
+  unit.files.push_back(std::move(f));
+  LintSettings settings{Platform::A2A3, &config};
+  Linted out;
+  out.diagnostics = estimatePythonUnit(unit, settings, out.rows);
+  return out;
+}
+
+std::vector<std::pair<std::string, int>> expectations(const std::string& text) {
+  std::vector<std::pair<std::string, int>> out;
+  static const std::regex kItem(R"(((?:MEM|FUSE)\d{3}))");
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    auto at = line.find("# expect:");
+    if (at == std::string::npos) continue;
+    std::string rest = line.substr(at + 9);
+    for (std::sregex_iterator it(rest.begin(), rest.end(), kItem), end; it != end; ++it) out.push_back({(*it)[1], n});
+  }
+  return out;
+}
+
+fs::path fixtures() { return fs::path(test::fixturesDir()) / "sram_rules"; }
+
+TEST(SramRules, EveryFixtureReportsExactlyItsAnnotatedFindings) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(fixtures()))
+    if (e.path().extension() == ".py") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 10u);
+  for (const fs::path& p : files) {
+    std::string text = test::readFile(p);
+    auto want = expectations(text);
+    auto got = estimateText(p.filename().string(), text).diagnostics;
+    bool bad = p.stem().string().ends_with("_bad");
+    if (bad) EXPECT_FALSE(want.empty()) << p.filename();
+    else EXPECT_TRUE(want.empty()) << p.filename();
+    std::string shown;
+    for (const Diagnostic& d : got) shown += "  " + d.rule + " " + std::to_string(d.line) + " " + d.message + "\n";
+    std::vector<bool> used(got.size(), false);
+    for (const auto& [rule, line] : want) {
+      bool found = false;
+      for (std::size_t i = 0; i < got.size() && !found; ++i)
+        if (!used[i] && got[i].rule == rule && got[i].line == line) found = used[i] = true;
+      EXPECT_TRUE(found) << p.filename() << ": expected " << rule << " at line " << line << "; got:\n" << shown;
+    }
+    for (std::size_t i = 0; i < got.size(); ++i)
+      EXPECT_TRUE(used[i]) << p.filename() << ": unexpected " << got[i].rule << " at line " << got[i].line << ": "
+                           << got[i].message;
+  }
+}
+
+TEST(SramRules, EveryEstimatorRuleHasABadAndAGoodFixture) {
+  for (const RuleInfo& r : Catalogue::builtin().rules()) {
+    bool mine = r.family == "FUSE" || (r.family == "MEM" && r.id < "MEM100");
+    if (!mine) continue;
+    EXPECT_TRUE(fs::exists(fixtures() / (r.id + "_bad.py"))) << r.id;
+    EXPECT_TRUE(fs::exists(fixtures() / (r.id + "_good.py"))) << r.id;
+  }
+}
+
+TEST(SramRules, OverCapacityNamesTheNumbersAndTheLargestTiles) {
+  auto got = estimateText("k.py", test::readFile(fixtures() / "MEM001_bad.py"));
+  auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "MEM001"; });
+  ASSERT_NE(it, got.diagnostics.end());
+  EXPECT_NE(it->message.find("'big_exp_incore_0'"), std::string::npos) << it->message;
+  EXPECT_NE(it->message.find("262144 bytes, over the 188416-byte capacity"), std::string::npos) << it->message;
+  ASSERT_TRUE(it->sram);
+  EXPECT_EQ(it->sram->function, "big_exp_incore_0");
+  EXPECT_EQ(it->sram->space, "Vec");
+  EXPECT_EQ(it->sram->used, 262144);
+  EXPECT_EQ(it->sram->limit, 188416);
+  ASSERT_FALSE(it->notes.empty());
+  EXPECT_NE(it->notes[0].message.find("262144 bytes"), std::string::npos);
+  EXPECT_EQ(it->severity, Severity::Error);
+  EXPECT_EQ(it->source, Stage::Estimator);
+}
+
+TEST(SramRules, ShrinkAdviceSaysWhichDimensionToWhatWithTheResultingEstimate) {
+  auto got = estimateText("k.py", test::readFile(fixtures() / "FUSE003_bad.py"));
+  auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE003"; });
+  ASSERT_NE(it, got.diagnostics.end());
+  EXPECT_NE(it->message.find("shrink dimension 0 of 't' from 256 to 128 ([128, 256], a loop over 2 blocks) for an "
+                             "estimated 131072 bytes (69.6%)"),
+            std::string::npos)
+      << it->message;
+}
+
+TEST(SramRules, FuseAdviceNamesBothKernelsTheTensorTheBytesAndTheFusedEstimate) {
+  auto got = estimateText("k.py", test::readFile(fixtures() / "FUSE001_bad.py"));
+  auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE001"; });
+  ASSERT_NE(it, got.diagnostics.end());
+  EXPECT_NE(it->message.find("fuse 'scale_by_three' and 'add_bias'"), std::string::npos) << it->message;
+  EXPECT_NE(it->message.find("'scaled' goes through GM between them (131072 bytes stored and loaded again)"),
+            std::string::npos)
+      << it->message;
+  EXPECT_NE(it->message.find("Vec use is 131072 of 188416 bytes (69.6%)"), std::string::npos) << it->message;
+}
+
+TEST(SramRules, GrowAdviceGivesTheLargestTileThatStillFits) {
+  auto got = estimateText("k.py", test::readFile(fixtures() / "FUSE002_bad.py"));
+  auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE002"; });
+  ASSERT_NE(it, got.diagnostics.end());
+  // 16384 bytes (2 buffers of [16, 128] FP32): x8 = 131072 fits, x16 = 262144 does not.
+  EXPECT_NE(it->message.find("uses 16384 of 188416 bytes of Vec (8.7%)"), std::string::npos) << it->message;
+  EXPECT_NE(it->message.find("up to 8x"), std::string::npos) << it->message;
+  EXPECT_NE(it->message.find("[16, 128] -> [128, 128]"), std::string::npos) << it->message;
+  EXPECT_NE(it->message.find("131072 bytes (69.6%)"), std::string::npos) << it->message;
+}
+
+TEST(SramRules, LowUsageThresholdIsConfigurable) {
+  Config config;
+  config.options["fuse.low_usage_percent"] = "5";
+  auto got = estimateText("k.py", test::readFile(fixtures() / "FUSE002_bad.py"), config);
+  EXPECT_TRUE(std::none_of(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE002"; }));
+  config.options["mem.near_capacity_percent"] = "5";
+  got = estimateText("k.py", test::readFile(fixtures() / "FUSE002_bad.py"), config);
+  EXPECT_TRUE(std::any_of(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "MEM002"; }));
+}
+
+TEST(SramRules, EstimateRowsCarryTheKernelNameAndTheProgramName) {
+  auto got = estimateText("tiny.py", test::readFile(fixtures() / "MEM002_bad.py"));
+  ASSERT_EQ(got.rows.size(), 1u);
+  EXPECT_EQ(got.rows[0].project, "tiny");
+  EXPECT_EQ(got.rows[0].function, "wide_incore_0");
+  EXPECT_EQ(got.rows[0].space, "Vec");
+  EXPECT_EQ(got.rows[0].estimate, 180224);
+  EXPECT_FALSE(got.rows[0].actual);
+  EXPECT_EQ(got.rows[0].capacity, 188416);
+}
+
+TEST(SramRules, UnparsableOrEmptyInputGivesNoFindingAndNoCrash) {
+  for (std::string text : {"", "def (:\n", "import pypto.language as pl\n@pl.jit\ndef f(x):\n    with pl.at(:\n",
+                           "import pypto.language as pl\n@pl.jit\ndef f(x: pl.Tensor[[N, 4], pl.FP32]):\n"
+                           "    with pl.at(level=pl.Level.CORE_GROUP):\n        t = pl.load(x, [0, 0], [N, 4])\n"}) {
+    auto got = estimateText("k.py", text);
+    EXPECT_TRUE(got.diagnostics.empty()) << text;
+  }
+}
+
+TEST(BufferPacker, LargestFirstAndTouchingLifetimesShare) {
+  auto iv = [](std::string name, std::int64_t bytes, int def, int last) {
+    sram::Interval i;
+    i.name = std::move(name);
+    i.bytes = bytes;
+    i.def = def;
+    i.last = last;
+    return i;
+  };
+  std::vector<sram::Interval> ivs = {iv("a", 100, 0, 10), iv("b", 300, 5, 20), iv("c", 200, 10, 30), iv("d", 50, 20, 40)};
+  sram::Packing p = sram::pack(ivs);
+  // b (300) first; c overlaps b -> new buffer; a overlaps b but not c? a [0,10] c [10,30] touch -> shares c;
+  // d [20,40] touches b -> shares b.
+  ASSERT_EQ(p.buffers.size(), 2u);
+  EXPECT_EQ(p.buffers[0], 320);  // 300 aligned to 32
+  EXPECT_EQ(p.buffers[1], 224);  // 200 aligned to 32
+  EXPECT_EQ(p.hwm, 544);
+  EXPECT_EQ(ivs[0].buffer, 1);
+  EXPECT_EQ(ivs[3].buffer, 0);
+  EXPECT_EQ(sram::pack(ivs, 1024).hwm, 1024 + 544);
+  EXPECT_EQ(sram::pack(ivs, 1000).hwm, 1024 + 544);  // the reserved region is aligned too
+}
+
+}  // namespace
+}  // namespace portcheck
