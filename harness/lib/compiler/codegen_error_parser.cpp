@@ -49,9 +49,10 @@ std::string rejoinLocPaths(std::string s) {
 }  // namespace
 
 std::vector<CodegenFailure> parseFailureLines(const std::vector<std::string>& lines) {
-  static const std::regex kFunction(R"(^Failed to compile function '([^']+)': ?(.*)$)");
-  static const std::regex kGroup(R"(^Failed to compile group '([^']+)' \[([^\]]*)\]: ?(.*)$)");
-  static const std::regex kOrch(R"(^Failed to generate orchestration '([^']+)': ?(.*)$)");
+  static const std::regex kFunction(R"(^Failed to compile function '([^']+)': ?)");
+  static const std::regex kGroup(R"(^Failed to compile group '([^']+)' \[([^\]]*)\]: ?)");
+  static const std::regex kOrch(R"(^Failed to generate orchestration '([^']+)': ?)");
+  const auto continuous = std::regex_constants::match_continuous;
   std::vector<CodegenFailure> out;
   CodegenFailure* current = nullptr;
   for (const std::string& raw : lines) {
@@ -59,23 +60,24 @@ std::vector<CodegenFailure> parseFailureLines(const std::vector<std::string>& li
     std::smatch m;
     CodegenFailure f;
     bool head = false;
-    if (std::regex_match(l, m, kFunction)) {
+    if (!startsWith(l, "Failed to ")) {
+    } else if (std::regex_search(l, m, kFunction, continuous)) {
       f.unit = "function";
       f.name = m[1].str();
-      f.text = m[2].str();
+      f.text = l.substr(static_cast<std::size_t>(m.length(0)));
       head = true;
-    } else if (std::regex_match(l, m, kGroup)) {
+    } else if (std::regex_search(l, m, kGroup, continuous)) {
       f.unit = "group";
       f.name = m[1].str();
       const std::string members = replaceAll(m[2].str(), ",", "\n");
       for (std::string_view part : splitLines(members))
         if (!trim(part).empty()) f.members.push_back(trimCopy(part));
-      f.text = m[3].str();
+      f.text = l.substr(static_cast<std::size_t>(m.length(0)));
       head = true;
-    } else if (std::regex_match(l, m, kOrch)) {
+    } else if (std::regex_search(l, m, kOrch, continuous)) {
       f.unit = "orchestration";
       f.name = m[1].str();
-      f.text = m[2].str();
+      f.text = l.substr(static_cast<std::size_t>(m.length(0)));
       head = true;
     }
     if (head) {

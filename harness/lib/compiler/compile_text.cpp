@@ -35,7 +35,8 @@ std::vector<std::string> logLines(std::string_view log) {
   std::string clean = stripAnsi(sanitizeUtf8(log));
   std::vector<std::string> out;
   for (std::string_view l : splitLines(clean)) {
-    std::string s(l);
+    // No compiler diagnostic is this long; the cap keeps every per-line regex cheap and shallow.
+    std::string s(l.substr(0, kMaxLogLineBytes));
     if (!s.empty() && s.back() == '\r') s.pop_back();
     out.push_back(std::move(s));
   }
@@ -43,12 +44,15 @@ std::vector<std::string> logLines(std::string_view log) {
 }
 
 std::optional<LoggerLine> parseLoggerLine(std::string_view line) {
-  static const std::regex kPrefix(R"(^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? ([DIWEFVN]) \| ?(.*)$)");
+  if (line.size() < 26 || !std::isdigit(static_cast<unsigned char>(line[0]))) return std::nullopt;
+  static const std::regex kPrefix(R"(^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? ([DIWEFVN]) \| ?)");
   std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(line.begin(), line.end(), m, kPrefix)) return std::nullopt;
+  std::string_view head = line.substr(0, 48);
+  if (!std::regex_search(head.begin(), head.end(), m, kPrefix, std::regex_constants::match_continuous))
+    return std::nullopt;
   LoggerLine l;
   l.level = m[1].str()[0];
-  l.payload = m[2].str();
+  l.payload = std::string(line.substr(static_cast<std::size_t>(m.length(0))));
   return l;
 }
 

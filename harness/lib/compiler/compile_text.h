@@ -13,7 +13,11 @@ namespace portcheck {
 // Removes ANSI escape sequences (CSI `ESC [ ... letter` and OSC `ESC ] ... BEL`).
 std::string stripAnsi(std::string_view text);
 
-// The compile log as clean lines: UTF-8 sanitized, colour removed, no line ends.
+// Lines are cut at this many bytes before parsing (no compiler diagnostic comes close).
+inline constexpr std::size_t kMaxLogLineBytes = 16384;
+
+// The compile log as clean lines: UTF-8 sanitized, colour removed, no line ends, at most
+// kMaxLogLineBytes each.
 std::vector<std::string> logLines(std::string_view log);
 
 // `2026-11-22 03:39:47.131 I | <payload>` -> level 'I' and payload; nullopt for other lines.

@@ -48,12 +48,12 @@ std::optional<LegacyMemoryReport> parseLegacyMemoryReport(const std::string& tex
       r.backend = l.substr(9);
       continue;
     }
-    if (std::regex_match(l, m, kFunctions)) {
+    if (startsWith(l, "Functions: ") && l.size() < 1024 && std::regex_match(l, m, kFunctions)) {
       r.functions_declared = std::stoi(m[1].str());
       r.function_kind = trimCopy(m[2].str());
       continue;
     }
-    if (std::regex_match(l, m, kFunction)) {
+    if (startsWith(l, "--- ") && l.size() < 1024 && std::regex_match(l, m, kFunction)) {
       function = m[1].str();
       in_buffers = false;
       continue;

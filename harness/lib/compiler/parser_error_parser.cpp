@@ -1,6 +1,6 @@
 #include "compiler/parser_error_parser.h"
 
-#include <regex>
+#include <cctype>
 
 #include "compiler/compile_text.h"
 #include "core/text.h"
@@ -14,8 +14,11 @@ bool isBacktraceNote(std::string_view l) {
 
 // Snippet lines: "   |", "12 | code", "   |     ^^^ label".
 bool isSnippetLine(std::string_view l) {
-  static const std::regex kSnippet(R"(^\s*\d*\s*\|.*$)");
-  return std::regex_match(l.begin(), l.end(), kSnippet);
+  std::size_t i = 0;
+  while (i < l.size() && l[i] == ' ') ++i;
+  while (i < l.size() && std::isdigit(static_cast<unsigned char>(l[i]))) ++i;
+  while (i < l.size() && l[i] == ' ') ++i;
+  return i < l.size() && l[i] == '|';
 }
 
 }  // namespace

@@ -8,16 +8,17 @@
 namespace portcheck {
 
 std::vector<PerfHint> parsePerfHints(const std::vector<std::string>& lines, const PathMapper& paths) {
-  static const std::regex kHint(R"(^\[perf_hint ([^\]\s]+)\] ([^:]+): (.*)$)");
+  static const std::regex kHint(R"(^\[perf_hint ([^\]\s]{1,64})\] ([^:]{1,200}): )");
   std::vector<PerfHint> out;
   for (const std::string& raw : lines) {
     std::string l = logPayload(raw);
     std::smatch m;
-    if (!std::regex_match(l, m, kHint)) continue;
+    if (!startsWith(l, "[perf_hint ") || !std::regex_search(l, m, kHint, std::regex_constants::match_continuous))
+      continue;
     PerfHint h;
     h.code = m[1].str();
     h.check = trimCopy(m[2].str());
-    std::string message = m[3].str();
+    std::string message = l.substr(static_cast<std::size_t>(m.length(0)));
     if (auto at = takeTrailingAt(message)) h.location = paths.location(at->file, at->line, at->column);
     h.message = message;
     out.push_back(std::move(h));
@@ -30,7 +31,7 @@ std::optional<PerfHintSummary> parsePerfHintSummary(const std::vector<std::strin
   for (const std::string& raw : lines) {
     std::string l = logPayload(raw);
     std::smatch m;
-    if (!std::regex_match(l, m, kSummary)) continue;
+    if (!startsWith(l, "[perf_hint] ") || l.size() > 4096 || !std::regex_match(l, m, kSummary)) continue;
     PerfHintSummary s;
     s.hints = std::stoi(m[1].str());
     s.sites = std::stoi(m[2].str());

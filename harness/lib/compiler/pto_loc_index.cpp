@@ -53,6 +53,7 @@ void PtoLocIndex::addText(const std::string& pto_text) {
   std::string function;
   std::vector<std::string_view> lines = splitLines(pto_text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].size() > kMaxLogLineBytes) continue;
     std::string l(lines[i]);
     std::smatch m;
     if (std::regex_search(l, m, kFunc)) {

@@ -9,24 +9,34 @@ namespace portcheck {
 
 std::vector<PtoasDiagnostic> parsePtoasDiagnostics(const std::string& text) {
   std::vector<PtoasDiagnostic> out;
-  static const std::regex kLoc(R"re(loc\("([^"]*)":(\d+):(\d+)\): (error|warning|note|remark): (.*)$)re");
-  static const std::regex kBare(R"(^(?:\S+: )?(error|warning): (.*)$)");
+  static const std::regex kLoc(R"re(loc\("([^"]*)":(\d{1,9}):(\d{1,9})\): (error|warning|note|remark): )re");
   for (std::string_view raw : splitLines(text)) {
-    std::string l = trimCopy(raw);
+    std::string l = trimCopy(raw.substr(0, kMaxLogLineBytes));
     std::smatch m;
-    if (std::regex_search(l, m, kLoc)) {
+    if (l.find("loc(\"") != std::string::npos && std::regex_search(l, m, kLoc)) {
       PtoasDiagnostic d;
       d.file = m[1].str();
       d.line = std::stoi(m[2].str());
       d.column = std::stoi(m[3].str());
       d.severity = m[4].str();
-      d.message = trimCopy(m[5].str());
+      d.message = trimCopy(l.substr(static_cast<std::size_t>(m.position(0) + m.length(0))));
       out.push_back(std::move(d));
-    } else if (std::regex_match(l, m, kBare) && l.find("ptoas compilation failed") == std::string::npos) {
+      continue;
+    }
+    if (l.find("ptoas compilation failed") != std::string::npos) continue;
+    // `error: <msg>` or `<tool>: error: <msg>` without a location.
+    for (const char* severity : {"error", "warning"}) {
+      std::string marker = std::string(severity) + ": ";
+      std::size_t at = l.find(marker);
+      if (at == std::string::npos) continue;
+      bool at_start = at == 0;
+      bool after_tool = at >= 2 && l.compare(at - 2, 2, ": ") == 0 && l.substr(0, at - 2).find(' ') == std::string::npos;
+      if (!at_start && !after_tool) continue;
       PtoasDiagnostic d;
-      d.severity = m[1].str();
-      d.message = trimCopy(m[2].str());
+      d.severity = severity;
+      d.message = trimCopy(l.substr(at + marker.size()));
       out.push_back(std::move(d));
+      break;
     }
   }
   return out;

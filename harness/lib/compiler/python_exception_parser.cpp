@@ -8,20 +8,22 @@
 namespace portcheck {
 namespace {
 
-const std::regex& frameRegex() {
-  static const std::regex kFrame(R"re(^\s*File "([^"]+)", line (\d+)(?:, in (.*))?$)re");
-  return kFrame;
-}
-
 // `pkg.mod.TypeName: message` or a bare `TypeName`.
 bool splitExceptionLine(const std::string& line, std::string& type, std::string& message) {
-  static const std::regex kHead(R"(^([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)(?:: ?(.*))?$)");
-  std::smatch m;
-  if (!std::regex_match(line, m, kHead)) return false;
-  type = m[1].str();
-  message = m[2].matched ? m[2].str() : std::string();
+  std::size_t colon = line.find(':');
+  std::string head = line.substr(0, colon);
+  if (head.empty() || head.size() > 256) return false;
+  static const std::regex kType(R"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)");
+  if (!std::regex_match(head, kType)) return false;
+  type = head;
+  bool has_message = colon != std::string::npos;
+  message.clear();
+  if (has_message) {
+    message = line.substr(colon + 1);
+    if (!message.empty() && message[0] == ' ') message.erase(0, 1);
+  }
   // A bare word is an exception only when it looks like one (KeyboardInterrupt, SystemExit, FooError).
-  if (!m[2].matched && !endsWith(type, "Error") && !endsWith(type, "Exception") && !endsWith(type, "Interrupt") &&
+  if (!has_message && !endsWith(type, "Error") && !endsWith(type, "Exception") && !endsWith(type, "Interrupt") &&
       type != "SystemExit")
     return false;
   return true;
@@ -30,14 +32,17 @@ bool splitExceptionLine(const std::string& line, std::string& type, std::string&
 }  // namespace
 
 std::vector<TracebackFrame> parseTracebackFrames(const std::vector<std::string>& lines) {
+  static const std::regex kFrame(R"re(^\s*File "([^"]+)", line (\d{1,9}))re");
   std::vector<TracebackFrame> frames;
   for (const std::string& l : lines) {
     std::smatch m;
-    if (!std::regex_match(l, m, frameRegex())) continue;
+    if (!startsWith(trim(l), "File \"") || !std::regex_search(l, m, kFrame, std::regex_constants::match_continuous))
+      continue;
     TracebackFrame f;
     f.file = m[1].str();
     f.line = std::stoi(m[2].str());
-    f.function = m[3].matched ? trimCopy(m[3].str()) : std::string();
+    std::string rest = l.substr(static_cast<std::size_t>(m.length(0)));
+    if (startsWith(rest, ", in ")) f.function = trimCopy(rest.substr(5));
     frames.push_back(std::move(f));
   }
   return frames;

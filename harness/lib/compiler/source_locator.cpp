@@ -13,6 +13,7 @@ namespace {
 
 constexpr std::size_t kMaxFiles = 400;
 constexpr std::uintmax_t kMaxBytes = 8u << 20;
+constexpr std::size_t kMaxLineBytes = 4096;  // longer lines are data, not statements worth locating
 
 int indentOf(const std::string& l) {
   int i = 0;
@@ -67,7 +68,9 @@ std::optional<SourceLocator::Region> SourceLocator::defRegion(const std::string&
   const std::regex def_re("^\\s*(?:async\\s+)?def\\s+" + name + "\\s*\\(");
   for (const File& f : files_) {
     for (std::size_t i = 0; i < f.lines.size(); ++i) {
-      if (f.lines[i].find(name) == std::string::npos || !std::regex_search(f.lines[i], def_re)) continue;
+      if (f.lines[i].size() > kMaxLineBytes || f.lines[i].find(name) == std::string::npos ||
+          !std::regex_search(f.lines[i], def_re))
+        continue;
       Region r;
       r.file = &f;
       r.def_line = static_cast<int>(i) + 1;
@@ -137,7 +140,7 @@ std::optional<SourceLocation> SourceLocator::assignment(const std::string& varia
   auto scan = [&](const File& f, int from, int to) -> std::optional<SourceLocation> {
     for (int ln = from; ln <= to && ln <= static_cast<int>(f.lines.size()); ++ln) {
       const std::string& l = f.lines[static_cast<std::size_t>(ln) - 1];
-      if (l.find(variable) == std::string::npos) continue;
+      if (l.size() > kMaxLineBytes || l.find(variable) == std::string::npos) continue;
       std::smatch m;
       if (std::regex_search(l, m, assign_re)) return SourceLocation{f.display, ln, static_cast<int>(m[1].length()) + 1};
     }

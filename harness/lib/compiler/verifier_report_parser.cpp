@@ -29,7 +29,7 @@ std::vector<CompilerError> parseVerifierReport(const std::string& exception_type
   for (const std::string& raw : lines) {
     std::string l = trimCopy(raw);
     std::smatch m;
-    if (std::regex_match(l, m, kEntry)) {
+    if (startsWith(l, "[") && l.size() < 512 && std::regex_match(l, m, kEntry)) {
       if (m[2].str() != "ERROR") {
         current = nullptr;
         continue;

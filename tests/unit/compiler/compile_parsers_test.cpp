@@ -237,9 +237,9 @@ TEST(CodegenErrors, TableCellsAreUnwrapped) {
             "'<empty-ptoas-root>/ptoas', '<empty-ptoas-root>/ptoas.sh', '<empty-ptoas-root>/bin/ptoas'.");
   EXPECT_EQ(codegenDetailsPath(ex->message), "<out>/report/codegen_errors.txt");
   // A path textwrap broke mid-word inside loc("...") is joined again.
-  auto split = parseCodegenTable(logLines(fixtureLog("27-mixed-split-ptoas-rejects")).empty()
-                                     ? std::string()
-                                     : parseLoggedException(logLines(fixtureLog("27-mixed-split-ptoas-rejects")))->message);
+  auto ex27 = parseLoggedException(logLines(fixtureLog("27-mixed-split-ptoas-rejects")));
+  ASSERT_TRUE(ex27);
+  auto split = parseCodegenTable(ex27->message);
   ASSERT_EQ(split.size(), 1u);
   EXPECT_NE(split[0].text.find("loc(\"<out>/ptoas/split_gemm_bias_incore_0.pto\":14:61)"), std::string::npos)
       << split[0].text;
@@ -266,6 +266,44 @@ TEST(CodegenErrors, ErrorsFileBlocksAndFailureLinesGiveFullTextUnitAndMembers) {
   EXPECT_EQ(orch[0].unit, "orchestration");
   EXPECT_EQ(orch[0].text.find("C++ Traceback"), std::string::npos);
   EXPECT_NE(orch[0].text.find("Check failed: false"), std::string::npos);
+}
+
+TEST(CodegenErrors, SeveralUnitsInOneTableAreEachReported) {
+  // _format_error_report with two units: the first from the table only, the second also logged.
+  std::string table =
+      "2 function(s) failed to compile:\n\n"
+      "  Function   | Error\n"
+      "  -----------+--------------------------------------------------------------\n"
+      "  k_incore_0 | ptoas compilation failed: loc(\"/src/k.py\":13:9): error:\n"
+      "             | 'pto.tadd' op expects src0 and src1 to have the same\n"
+      "             | element type\n"
+      "  -----------+--------------------------------------------------------------\n"
+      "  k_incore_1 | tile.store tile valid_shape must be 2D [/src/k.py:23:5]\n"
+      "  -----------+--------------------------------------------------------------\n\n"
+      "  Full details: /out/report/codegen_errors.txt";
+  auto rows = parseCodegenTable(table);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].text,
+            "ptoas compilation failed: loc(\"/src/k.py\":13:9): error: 'pto.tadd' op expects src0 and src1 to have "
+            "the same element type");
+  std::vector<CodegenFailure> logged = {{"function", "k_incore_1", {}, "tile.store tile valid_shape must be 2D [/src/k.py:23:5]\nCheck failed: x at /p/a.cpp:1"}};
+  auto merged = mergeCodegenFailures(logged, rows, {});
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_EQ(merged[0].name, "k_incore_0");
+  EXPECT_EQ(merged[0].unit, "");
+  EXPECT_EQ(merged[1].unit, "function");
+  EXPECT_NE(merged[1].text.find("Check failed"), std::string::npos) << "the logged full text wins over the table cell";
+  CompileRecord r;
+  r.source_root = "/src";
+  r.source_root_display = "projects/k/pypto_src";
+  PathMapper paths(r);
+  CompilerError first = classifyCodegenFailure(merged[0], "PartialCodegenError", paths);
+  EXPECT_EQ(first.rule, "COMP007");
+  EXPECT_EQ(first.location.file, "projects/k/pypto_src/k.py");
+  CompilerError second = classifyCodegenFailure(merged[1], "PartialCodegenError", paths);
+  EXPECT_EQ(second.rule, "COMP006");
+  EXPECT_EQ(second.location.line, 23);
+  EXPECT_EQ(second.check_failed->expr, "x");
 }
 
 TEST(CodegenErrors, MisplacedOpPointsAtTheFirstMisplacedTile) {

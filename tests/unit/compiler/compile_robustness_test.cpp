@@ -126,6 +126,22 @@ TEST(PartialOutput, MissingOrTruncatedFilesDoNotCrash) {
   for (const Diagnostic& d : a.diagnostics) EXPECT_TRUE(isValidUtf8(d.message));
 }
 
+TEST(PartialOutput, HugeLinesDoNotExhaustTheParsers) {
+  // std::regex recurses per character; every parser must stay shallow on megabyte lines.
+  test::TempDir dir;
+  CompileRecord r = bareRecord(dir);
+  const std::string huge(1u << 20, 'x');
+  dir.write("out/report/perf_hints.log", "[perf_hint PH001] Check: " + huge + " at /a.py:1:1\n");
+  dir.write("out/passes_dump/34_after_MemoryReuse.log", "34_after_MemoryReuse.py: warning: " + huge + "\n");
+  dir.write("k.py", "def k():\n    t = " + huge + "\n");
+  r.exit_code = 1;
+  r.log = "2026-11-22 03:39:47.131 W | [warning] [Check] (phase) " + huge + "\nFailed to compile function 'k': " + huge +
+          "\nError: " + huge + "\n  --> /a.py:1:1\nTraceback (most recent call last):\n  File \"" + huge +
+          "\", line 1, in x\nValueError: " + huge + "\n";
+  CompileAnalysis a = analyzeCompile(r, Platform::A2A3);
+  EXPECT_FALSE(a.errors.empty());
+}
+
 TEST(PartialOutput, KernelsMissingButDumpPresentStillGivesSram) {
   CompileRecord r = fixtureRecord("19-ptoas-dtype-mismatch");
   test::TempDir out;
