@@ -29,6 +29,11 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, std::string& format, std:
   app.add_option("--doc-base-url", o.doc_base_url, "Base URL that rule doc links (docs/rules.md#id) are joined to");
   app.add_option("--pypto", o.toolchain.pypto, "PyPTO checkout (default: PYPTO_ROOT, else ../pypto)");
   app.add_option("--python", o.toolchain.python, "Python interpreter for the compiler (default: PYPTO_PYTHON, python3)");
+  app.add_option("--pto-isa", o.kernel_compile.pto_isa,
+                 "PTO-ISA checkout for the C++ kernel compile check (default: PTO_ISA_ROOT, ../pto-isa, the PyPTO "
+                 "runtime's copy)");
+  app.add_option("--clang", o.kernel_compile.clang, "clang used for the kernel compile check (default clang++-19)");
+  app.add_flag("--no-kernel-compile{false}", o.kernel_compile.enabled, "Do not compile C++ kernels against PTO-ISA");
 }
 
 }  // namespace

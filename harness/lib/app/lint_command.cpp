@@ -1,9 +1,9 @@
 #include <chrono>
 
 #include "app/commands.h"
+#include "clangcheck/kernel_compile.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
-#include "sram/sram_estimator.h"
 
 namespace portcheck {
 
@@ -17,8 +17,16 @@ void lintInto(Report& report, const Session& session, const CommonOptions& optio
   LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
   report.append(std::move(lint.diagnostics));
   report.run.files = std::move(lint.files);
-  sram::mergeSramRows(report.sram, lint.sram);
   report.run.stages.push_back({"lint", StageState::Ran, ""});
+}
+
+// Compiles the C++ kernels among the linted files against the PTO-ISA headers (skipped with TOOL003 when
+// there are none); shared by lint and check.
+void kernelCompileInto(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
+  std::optional<std::filesystem::path> pypto;
+  if (session.toolchain.found) pypto = session.toolchain.pypto_root;
+  clangcheck::kernelCompileInto(report, session.workspace, session.config, pypto, options.kernel_compile, io.getenv,
+                                options.jobs);
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
@@ -33,6 +41,7 @@ int runLint(const CommonOptions& options, const std::vector<std::string>& paths,
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   lintInto(report, session, options, targets);
+  kernelCompileInto(report, session, options, io);
   report.run.seconds = secondsSince(start);
   return emitAndExit(report, session, options, io);
 }
@@ -43,6 +52,7 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   lintInto(report, session, options, targets);
+  kernelCompileInto(report, session, options, io);
   // The compile stage is not built yet: say so rather than pass silently.
   std::string why = "the compile stage is not built into this version of port-check";
   report.run.stages.push_back({"compile", StageState::Skipped, why});

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "clangcheck/kernel_compile.h"
 #include "core/platform.h"
 #include "core/report.h"
 #include "output/emitter.h"
@@ -36,6 +37,7 @@ struct CommonOptions {
   ColorMode color = ColorMode::Auto;
   std::string doc_base_url;                // --doc-base-url
   ToolchainOptions toolchain;              // --pypto, --python
+  clangcheck::KernelCompileOptions kernel_compile;  // --pto-isa, --clang, --no-kernel-compile
   std::filesystem::path cwd;               // where relative paths are resolved
 };
 

@@ -1,4 +1,9 @@
-// C++ incore kernel linter entry: parses the kernel with tree-sitter and reports syntax errors.
+// C++ incore kernel linter entry: parses the kernel with tree-sitter, reports syntax errors (ISA001),
+// builds the kernel model, runs every AUTO and ISA check, and honours `// port-check: ignore[ID]`.
+#include "kernel/kernel_model.h"
+#include "kernel/kernel_source.h"
+#include "lint/kernel/kernel_check.h"
+#include "lint/kernel/suppression.h"
 #include "lint/linters.h"
 #include "parse/syntax_tree.h"
 #include "rules/catalogue.h"
@@ -7,7 +12,8 @@ namespace portcheck {
 
 std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& settings) {
   std::vector<Diagnostic> out;
-  SyntaxTree tree = SyntaxTree::parse(Language::Cpp, f.text);
+  std::string parseable = kernel::parseableText(f.text);
+  SyntaxTree tree = SyntaxTree::parse(Language::Cpp, parseable);
   if (!tree.ok()) {
     out.push_back(makeDiagnostic("ISA001", f.path, 1, 1, "the file could not be parsed in time"));
     return out;
@@ -18,6 +24,10 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     std::string what = ts_node_is_missing(err) ? "missing '" + std::string(nodeType(err)) + "'" : "invalid syntax";
     out.push_back(makeDiagnostic("ISA001", f.path, line, col, what));
   }
+  kernel::KernelModel model = kernel::buildModel(f, tree);
+  KernelContext ctx{f, model, settings.platform};
+  for (const auto& check : kernelChecks()) check->check(ctx, out);
+  dropSuppressed(f, out);
   return out;
 }
 

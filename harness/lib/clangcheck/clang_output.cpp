@@ -1,0 +1,77 @@
+#include "clangcheck/clang_output.h"
+
+#include <regex>
+
+#include "rules/catalogue.h"
+
+namespace portcheck::clangcheck {
+
+namespace {
+
+// Header paths are shown under the <pto-isa> placeholder so reports do not depend on the machine.
+std::string displayPath(const std::string& file, const PathMapping& p) {
+  if (file == p.kernel_as_printed) return p.kernel_display;
+  if (!p.headers_root.empty() && file.rfind(p.headers_root, 0) == 0) return "<pto-isa>" + file.substr(p.headers_root.size());
+  return file;
+}
+
+// "static assertion failed due to requirement '<long expression>': <message>" -> "static assertion failed: <message>".
+std::string shorten(const std::string& text) {
+  static const std::string kPrefix = "static assertion failed due to requirement '";
+  if (text.rfind(kPrefix, 0) != 0) return text;
+  std::size_t sep = text.rfind("': ");
+  if (sep == std::string::npos || sep < kPrefix.size()) return text;
+  return "static assertion failed: " + text.substr(sep + 3);
+}
+
+}  // namespace
+
+std::vector<ClangMessage> parseClangOutput(std::string_view output) {
+  static const std::regex kLine(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note|remark): (.*)$)");
+  std::vector<ClangMessage> out;
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    if (end == std::string_view::npos) end = output.size();
+    std::string line(output.substr(start, end - start));
+    start = end + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::smatch m;
+    if (!std::regex_match(line, m, kLine)) continue;  // include stacks, source snippets, "N errors generated."
+    ClangMessage msg;
+    msg.file = m[1];
+    msg.line = std::stoi(m[2]);
+    msg.column = std::stoi(m[3]);
+    msg.severity = m[4];
+    msg.text = m[5];
+    if (msg.severity == "note") {
+      if (!out.empty()) out.back().notes.push_back(std::move(msg));
+      continue;
+    }
+    if (msg.severity == "remark") continue;
+    out.push_back(std::move(msg));
+  }
+  return out;
+}
+
+std::vector<Diagnostic> toDiagnostics(const std::vector<ClangMessage>& messages, const PathMapping& paths) {
+  std::vector<Diagnostic> out;
+  for (const ClangMessage& m : messages) {
+    const ClangMessage* anchor = m.file == paths.kernel_as_printed ? &m : nullptr;
+    for (const ClangMessage& n : m.notes)
+      if (!anchor && n.file == paths.kernel_as_printed) anchor = &n;
+    bool error = m.severity != "warning";
+    Diagnostic d = makeDiagnostic(error ? "ISA009" : "ISA010", paths.kernel_display, anchor ? anchor->line : 0,
+                                  anchor ? anchor->column : 0, shorten(m.text));
+    if (anchor != &m) d.notes.push_back({displayPath(m.file, paths), m.line, m.column, "clang: " + shorten(m.text)});
+    for (const ClangMessage& n : m.notes) {
+      bool pseudo = n.file.starts_with("<") && !(!paths.headers_root.empty() && n.file.starts_with(paths.headers_root));
+      if (&n == anchor || pseudo) continue;  // <scratch space>, <built-in>
+      d.notes.push_back({displayPath(n.file, paths), n.line, n.column, n.text});
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace portcheck::clangcheck

@@ -1,0 +1,13 @@
+#pragma once
+#include "lint/kernel/kernel_check.h"
+
+namespace portcheck {
+
+// AUTO015: an Acc to Vec move on a2a3.
+class AccToVecMoveCheck : public KernelCheck {
+ public:
+  std::string_view id() const override { return "AUTO015"; }
+  void check(const KernelContext& ctx, std::vector<Diagnostic>& out) const override;
+};
+
+}  // namespace portcheck

@@ -1,0 +1,44 @@
+#pragma once
+// Checks on C++ incore kernels (AUTO and ISA families). One class per rule, registered in kernelChecks();
+// each reads the kernel model (kernel/kernel_model.h) and appends diagnostics.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/platform.h"
+#include "core/source_file.h"
+#include "kernel/kernel_model.h"
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+struct KernelContext {
+  const SourceFile& file;
+  const kernel::KernelModel& model;
+  Platform platform = Platform::A2A3;
+};
+
+class KernelCheck {
+ public:
+  virtual ~KernelCheck() = default;
+  virtual std::string_view id() const = 0;
+  virtual void check(const KernelContext& ctx, std::vector<Diagnostic>& out) const = 0;
+
+ protected:
+  Diagnostic at(const KernelContext& ctx, const kernel::Position& p, std::string message, std::string hint = {}) const {
+    return makeDiagnostic(id(), ctx.file.path, p.line, p.column, std::move(message), std::move(hint));
+  }
+};
+
+// Every kernel check, in ID order.
+const std::vector<std::unique_ptr<KernelCheck>>& kernelChecks();
+
+// Library code (tile functions, *_IMPL bodies) follows the library rules, not the kernel rules.
+inline bool isLibraryFunction(const kernel::KernelModel& m, int function) {
+  const kernel::Function* f = m.functionOf(function);
+  return f && (f->tile_function || f->name.ends_with("_IMPL"));
+}
+
+}  // namespace portcheck

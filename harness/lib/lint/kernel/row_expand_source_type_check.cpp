@@ -1,0 +1,35 @@
+#include "lint/kernel/row_expand_source_type_check.h"
+
+namespace portcheck {
+
+using namespace kernel;
+
+namespace {
+
+// The per-row operand of a TROWEXPAND* op: ColMajor with one valid column, or RowMajor with 32/sizeof(T)
+// valid columns (docs/isa/TROWEXPANDMUL.md).
+bool perRow(const TileType& t) {
+  if (t.valid_cols == 1 || t.cols == 1) return true;
+  auto e = t.elementBytes();
+  return t.blayout == "RowMajor" && e && t.valid_cols && *t.valid_cols == 32 / *e;
+}
+
+}  // namespace
+
+void RowExpandSourceTypeCheck::check(const KernelContext& ctx, std::vector<Diagnostic>& out) const {
+  const KernelModel& m = ctx.model;
+  for (const Call& c : m.calls) {
+    if (!c.instruction || !c.reach.inAutoMode() || c.args.size() < 3) continue;
+    if (c.name != "TROWEXPANDMUL" && c.name != "TROWEXPANDDIV" && c.name != "TROWEXPANDSUB") continue;
+    const Symbol *dst = m.symbolOf(c.args[0]), *a = m.symbolOf(c.args[1]), *b = m.symbolOf(c.args[2]);
+    if (!dst || !a || !b || dst->kind != SymbolKind::Tile || a->kind != SymbolKind::Tile || b->kind != SymbolKind::Tile)
+      continue;
+    const Symbol* full = perRow(b->tile) && !perRow(a->tile) ? a : perRow(a->tile) && !perRow(b->tile) ? b : nullptr;
+    if (!full || full->tile.canonical == dst->tile.canonical) continue;
+    out.push_back(at(ctx, c.pos, c.name + ": the full-size source '" + full->name + "' (" + full->tile.canonical +
+                                     ") is not the same tile type as the destination '" + dst->name + "' (" +
+                                     dst->tile.canonical + "); AUTO mode supports same-type tiles only"));
+  }
+}
+
+}  // namespace portcheck

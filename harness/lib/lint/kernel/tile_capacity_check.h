@@ -1,0 +1,13 @@
+#pragma once
+#include "lint/kernel/kernel_check.h"
+
+namespace portcheck {
+
+// ISA006: one tile larger than its on-chip buffer.
+class TileCapacityCheck : public KernelCheck {
+ public:
+  std::string_view id() const override { return "ISA006"; }
+  void check(const KernelContext& ctx, std::vector<Diagnostic>& out) const override;
+};
+
+}  // namespace portcheck

@@ -1,0 +1,24 @@
+#include "lint/kernel/tile_function_signature_check.h"
+
+namespace portcheck {
+
+using namespace kernel;
+
+void TileFunctionSignatureCheck::check(const KernelContext& ctx, std::vector<Diagnostic>& out) const {
+  const KernelModel& m = ctx.model;
+  for (const Function& f : m.functions) {
+    if (!f.tile_function || !f.reach.inAutoMode()) continue;
+    if (f.return_type != "void")
+      out.push_back(at(ctx, f.pos, "tile function " + f.name + " returns '" + f.return_type +
+                                       "'; tile functions return void and hand scalars back through parameters"));
+    for (int p : f.params) {
+      const Symbol& s = m.symbols[p];
+      if (!s.by_pointer && !s.by_reference) continue;
+      out.push_back(at(ctx, s.pos, "parameter '" + s.name + "' of tile function " + f.name + " is a " +
+                                       (s.by_pointer ? "pointer" : "reference") +
+                                       "; tile functions take `typename Tile::TileDType` by value (__in__/__out__)"));
+    }
+  }
+}
+
+}  // namespace portcheck

@@ -1,0 +1,13 @@
+#pragma once
+#include "lint/kernel/kernel_check.h"
+
+namespace portcheck {
+
+// ISA002: an instruction on a tile location it does not accept.
+class TileLocationCheck : public KernelCheck {
+ public:
+  std::string_view id() const override { return "ISA002"; }
+  void check(const KernelContext& ctx, std::vector<Diagnostic>& out) const override;
+};
+
+}  // namespace portcheck
