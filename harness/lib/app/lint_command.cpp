@@ -4,6 +4,7 @@
 #include "clangcheck/kernel_compile.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
+#include "sram/sram_estimator.h"
 
 namespace portcheck {
 
@@ -17,6 +18,7 @@ void lintInto(Report& report, const Session& session, const CommonOptions& optio
   LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
   report.append(std::move(lint.diagnostics));
   report.run.files = std::move(lint.files);
+  sram::mergeSramRows(report.sram, lint.sram);
   report.run.stages.push_back({"lint", StageState::Ran, ""});
 }
 
