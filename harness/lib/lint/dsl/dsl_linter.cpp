@@ -1,24 +1,62 @@
-// PyPTO DSL linter entry: parses each Python file of a unit with tree-sitter and reports syntax errors.
+// PyPTO DSL linter entry: builds the DSL model of a unit (tree-sitter parse of every Python file,
+// cross-file resolution), reports syntax errors (DSL001), runs the DSL checks over the model (also
+// over the parts of a file that parse around a syntax error) and honours `# port-check: ignore[...]`
+// comments, reporting unknown (DSL002) and unused (DSL003) suppressions.
+#include "dsl/dsl_model.h"
+#include "lint/dsl/dsl_check.h"
 #include "lint/linters.h"
-#include "parse/syntax_tree.h"
+#include "lint/suppression.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
 
+namespace {
+
+// Applies the suppression comments of every file and reports the ones that name no rule or
+// silence nothing this linter reports.
+void applySuppressions(const PythonUnit& unit, std::vector<Diagnostic>& out) {
+  std::vector<Diagnostic> extra;
+  for (const SourceFile& f : unit.files) {
+    Suppressions sup = parseSuppressions(f, "#");
+    if (sup.empty()) continue;
+    sup.apply(f.path, out);
+    const Catalogue& cat = Catalogue::builtin();
+    for (const Suppression& s : sup.entries)
+      for (const SuppressedId& id : s.ids) {
+        const RuleInfo* rule = cat.find(id.id);
+        if (!rule)
+          extra.push_back(makeDiagnostic("DSL002", f.path, id.line, id.column,
+                                         "unknown rule '" + id.id + "' in a port-check suppression",
+                                         "use a rule ID listed by `port-check rules` (e.g. DSL101), or remove it"));
+        else if (!id.used && rule->family == "DSL" && rule->source == Stage::Lint && id.id != "DSL002" &&
+                 id.id != "DSL003")
+          extra.push_back(makeDiagnostic("DSL003", f.path, id.line, id.column,
+                                         "unused suppression: " + id.id + " reports nothing " +
+                                             (s.file_level ? "in this file" : "on this line or the next"),
+                                         "remove '" + id.id + "' from the suppression comment"));
+      }
+  }
+  out.insert(out.end(), extra.begin(), extra.end());
+}
+
+}  // namespace
+
 std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings) {
   std::vector<Diagnostic> out;
-  for (const SourceFile& f : unit.files) {
-    SyntaxTree tree = SyntaxTree::parse(Language::Python, f.text);
-    if (!tree.ok()) {
+  dsl::ProgramModel model = dsl::buildProgramModel(unit.files);
+  for (const dsl::FileModel& f : model.files) {
+    if (!f.parsed) {
       out.push_back(makeDiagnostic("DSL001", f.path, 1, 1, "the file could not be parsed in time"));
       continue;
     }
-    TSNode err = tree.firstError();
-    if (isNull(err)) continue;
-    auto [line, col] = f.position(ts_node_start_byte(err));
-    std::string what = ts_node_is_missing(err) ? "missing '" + std::string(nodeType(err)) + "'" : "invalid syntax";
-    out.push_back(makeDiagnostic("DSL001", f.path, line, col, what));
+    if (!f.syntax_error) continue;
+    const dsl::SyntaxIssue& e = *f.syntax_error;
+    std::string what = e.missing ? "missing '" + e.missing_what + "'" : "invalid syntax";
+    out.push_back(makeDiagnostic("DSL001", f.path, e.loc.line, e.loc.col, what));
   }
+  DslCheckContext ctx{model, settings, unit.project};
+  for (const auto& check : dslChecks()) check->check(ctx, out);
+  applySuppressions(unit, out);
   return out;
 }
 

@@ -1,0 +1,18 @@
+#include "lint/dsl/pl_alias_check.h"
+
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+void PlAliasCheck::checkFile(const DslCheckContext&, const dsl::FileModel& file, std::vector<Diagnostic>& out) const {
+  for (const dsl::PlAlias& a : file.pl_aliases) {
+    if (a.module != "pypto.language" || a.alias == "pl") continue;
+    std::string as = a.alias == "pypto.language" ? "without an alias" : "as '" + a.alias + "'";
+    out.push_back(makeDiagnostic("DSL110", file.path, a.loc.line, a.loc.col,
+                                 "pypto.language imported " + as +
+                                     ": the DSL parser only recognises pl.* operations through the alias 'pl'",
+                                 "write `import pypto.language as pl` and use pl.* throughout"));
+  }
+}
+
+}  // namespace portcheck

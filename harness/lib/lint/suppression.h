@@ -1,0 +1,47 @@
+#pragma once
+// Inline suppression comments, shared by the source linters (the comment prefix is a parameter:
+// "#" for Python, "//" for C++):
+//
+//   <prefix> port-check: ignore[ID, ID...]       silences those rules on the comment's own line
+//                                                and on the line below it
+//   <prefix> port-check: ignore-file[ID, ID...]  silences those rules in the whole file
+//
+// The marker must follow the comment prefix on the same line. IDs are kept with their positions
+// so unknown or unused ones can be reported at the ID itself.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/diagnostic.h"
+#include "core/source_file.h"
+
+namespace portcheck {
+
+struct SuppressedId {
+  std::string id;
+  int line = 0;    // where the ID is written
+  int column = 0;  // 1-based code point column of the ID
+  bool used = false;
+};
+
+struct Suppression {
+  int line = 0;            // the comment's line
+  bool file_level = false; // ignore-file[...]
+  std::vector<SuppressedId> ids;
+};
+
+struct Suppressions {
+  std::vector<Suppression> entries;
+
+  bool empty() const { return entries.empty(); }
+  // True when `d` (a finding in this file) is silenced; marks the matching ID used.
+  bool silences(const Diagnostic& d);
+  // Removes the silenced findings of this file from `diagnostics` (findings of other files and
+  // findings without a line are kept unless a file-level suppression names their rule).
+  void apply(const std::string& path, std::vector<Diagnostic>& diagnostics);
+};
+
+// Finds every suppression comment of `file`. Cheap when the file has none (one substring search).
+Suppressions parseSuppressions(const SourceFile& file, std::string_view comment_prefix);
+
+}  // namespace portcheck
