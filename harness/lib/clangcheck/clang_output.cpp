@@ -28,7 +28,9 @@ std::string shorten(const std::string& text) {
 
 std::vector<ClangMessage> parseClangOutput(std::string_view output) {
   static const std::regex kLine(R"(^(.+?):(\d+):(\d+): (fatal error|error|warning|note|remark): (.*)$)");
+  static const std::regex kInclude(R"(^(?:In file included from|\s+from) (.+?):(\d+):$)");
   std::vector<ClangMessage> out;
+  std::vector<std::pair<std::string, int>> includes;
   std::size_t start = 0;
   while (start < output.size()) {
     std::size_t end = output.find('\n', start);
@@ -37,7 +39,11 @@ std::vector<ClangMessage> parseClangOutput(std::string_view output) {
     start = end + 1;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::smatch m;
-    if (!std::regex_match(line, m, kLine)) continue;  // include stacks, source snippets, "N errors generated."
+    if (line.size() < 4096 && std::regex_match(line, m, kInclude)) {
+      includes.emplace_back(m[1], std::stoi(m[2]));
+      continue;
+    }
+    if (line.size() > 4096 || !std::regex_match(line, m, kLine)) continue;  // snippets, "N errors generated."
     ClangMessage msg;
     msg.file = m[1];
     msg.line = std::stoi(m[2]);
@@ -49,6 +55,10 @@ std::vector<ClangMessage> parseClangOutput(std::string_view output) {
       continue;
     }
     if (msg.severity == "remark") continue;
+    // clang prints the include stack only when it changes: later messages share the previous one.
+    if (includes.empty() && !out.empty()) includes = out.back().included_from;
+    msg.included_from = std::move(includes);
+    includes.clear();
     out.push_back(std::move(msg));
   }
   return out;
@@ -61,8 +71,11 @@ std::vector<Diagnostic> toDiagnostics(const std::vector<ClangMessage>& messages,
     for (const ClangMessage& n : m.notes)
       if (!anchor && n.file == paths.kernel_as_printed) anchor = &n;
     bool error = m.severity != "warning";
-    Diagnostic d = makeDiagnostic(error ? "ISA009" : "ISA010", paths.kernel_display, anchor ? anchor->line : 0,
-                                  anchor ? anchor->column : 0, shorten(m.text));
+    int line = anchor ? anchor->line : 0, column = anchor ? anchor->column : 0;
+    // No kernel line in the chain: the kernel's #include that pulled the failing header in.
+    for (const auto& [file, at] : m.included_from)
+      if (!anchor && file == paths.kernel_as_printed) line = at, column = 1;
+    Diagnostic d = makeDiagnostic(error ? "ISA009" : "ISA010", paths.kernel_display, line, column, shorten(m.text));
     if (anchor != &m) d.notes.push_back({displayPath(m.file, paths), m.line, m.column, "clang: " + shorten(m.text)});
     for (const ClangMessage& n : m.notes) {
       bool pseudo = n.file.starts_with("<") && !(!paths.headers_root.empty() && n.file.starts_with(paths.headers_root));

@@ -17,6 +17,7 @@ struct ClangMessage {
   std::string severity;  // "error", "fatal error", "warning", "note", "remark"
   std::string text;
   std::vector<ClangMessage> notes;  // notes that follow a primary message
+  std::vector<std::pair<std::string, int>> included_from;  // "In file included from FILE:LINE:" before it
 };
 
 // Primary messages (errors, warnings) with their notes, in output order.

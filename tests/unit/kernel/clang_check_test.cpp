@@ -71,6 +71,19 @@ TEST(ClangOutput, WarningsBecomeIsa010) {
   EXPECT_NE(ds[0].message.find("-Wpre-c++20-compat-pedantic"), std::string::npos);
 }
 
+TEST(ClangOutput, HeaderErrorsWithoutAChainPointAtTheKernelsInclude) {
+  // constants.hpp before pto-inst.hpp: the CCE keywords are not defined yet on the CPU simulator.
+  auto ds = diagnose("include_order");
+  ASSERT_EQ(ds.size(), 4u);
+  for (const Diagnostic& d : ds) {
+    EXPECT_EQ(d.line, 1) << d.message;
+    EXPECT_EQ(d.column, 1);
+    ASSERT_FALSE(d.notes.empty());
+    EXPECT_EQ(d.notes[0].file, "<pto-isa>/include/pto/common/memory.hpp");
+  }
+  EXPECT_EQ(ds[0].message, "unknown type name '__ubuf__'");
+}
+
 TEST(ClangOutput, CleanOutputAndNoiseGiveNothing) {
   EXPECT_TRUE(diagnose("clean_vec_kernel").empty());
   EXPECT_TRUE(parseClangOutput("In file included from k.cpp:1:\n2 errors generated.\n  TADD(a);\n  ^\n").empty());
