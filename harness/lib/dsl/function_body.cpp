@@ -988,8 +988,9 @@ class BodyBuilder {
       S(s).targets.push_back(target);
       if (X(target).kind == ExprKind::Name) {
         const TypeInfo* old = typeOf(target);
-        int v = newValue(X(target).name, old ? *old : TypeInfo{}, s, target);
-        if (old && old->kind == ValueKind::Tile) fn_.values[static_cast<std::size_t>(v)].on_chip = true;
+        TypeInfo ti = old ? *old : TypeInfo{};
+        int v = newValue(X(target).name, ti, s, target);
+        fn_.values[static_cast<std::size_t>(v)].on_chip = ti.kind == ValueKind::Tile;
         bind(X(target).name, v, s);
       }
     }
