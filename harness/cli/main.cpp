@@ -72,7 +72,12 @@ int main(int argc, char** argv) {
   auto* compile = common(app.add_subcommand("compile", "Compile ports with the real PyPTO compiler and read its output"));
   compile->add_option("paths", paths, "Projects or program files");
   auto* report = common(app.add_subcommand("report", "Print the SRAM table and advice, write an HTML report"));
-  report->add_option("paths", paths, "Projects");
+  report->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
+  ReportOptions report_options;
+  report->add_option("--html", report_options.html,
+                     "Write the HTML page to FILE (default: <cache-dir>/report/report.html)");
+  report->add_option("--cache-dir", report_options.cache_dir,
+                     "Folder of the default HTML page (default: <workspace>/.port-check-cache)");
   RulesOptions rules_options;
   auto* rules = common(app.add_subcommand("rules", "List the rules, or explain one"));
   rules->add_option("id", rules_options.id, "Rule ID to explain, e.g. PROJ001");
@@ -127,7 +132,8 @@ int main(int argc, char** argv) {
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);
     if (*skills_install) return runSkillsInstall(options, skills_options, io);
-    for (CLI::App* sub : {compile, report})
+    if (*report) return runReport(options, report_options, paths, io);
+    for (CLI::App* sub : {compile})
       if (*sub) return runNotBuilt(sub->get_name(), io);
     std::cout << app.help();
     return kExitToolError;

@@ -66,6 +66,17 @@ struct NewOptions {
 int runNew(const CommonOptions& options, const NewOptions& create, const Io& io);
 
 // Subcommands that exist in the interface but are not built yet: say so, exit 2.
+// Options of port-check report.
+struct ReportOptions {
+  std::optional<std::string> html;       // --html FILE; default <cache-dir>/report/report.html
+  std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
+};
+
+// port-check report PATH...: the SRAM table (estimate, capacity, %), the MEM and FUSE advice, and a
+// self-contained HTML page with SRAM bars per kernel and the orchestration task graph.
+int runReport(const CommonOptions& options, const ReportOptions& report, const std::vector<std::string>& paths,
+              const Io& io);
+
 int runNotBuilt(const std::string& command, const Io& io);
 
 }  // namespace portcheck

@@ -1,0 +1,112 @@
+// port-check report: SRAM table, advice and the HTML page.
+#include <chrono>
+#include <fstream>
+
+#include "advice/task_graph.h"
+#include "app/commands.h"
+#include "dsl/dsl_model.h"
+#include "lint/lint_engine.h"
+#include "report/html_report.h"
+#include "rules/catalogue.h"
+#include "sram/sram_estimator.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// What the report keeps of the lint findings: SRAM findings, advice, and what makes them incomplete.
+bool reportable(const Diagnostic& d) {
+  for (std::string_view family : {"MEM", "FUSE", "TOOL", "COMP"})
+    if (d.rule.rfind(family, 0) == 0) return true;
+  return d.rule == "DSL001";
+}
+
+HtmlUnitGraph unitGraph(const Workspace& ws, const std::string& name, const std::vector<fs::path>& sources,
+                        const Config& config, Platform platform) {
+  std::vector<SourceFile> files;
+  for (const fs::path& p : sources) {
+    if (!isPythonSource(p)) continue;
+    std::string rel = ws.relative(p);
+    if (config.excluded(rel)) continue;
+    ReadResult r = readSourceFile(p, rel);
+    if (r.file) files.push_back(std::move(*r.file));
+  }
+  HtmlUnitGraph g;
+  g.unit = name;
+  if (files.empty()) return g;
+  dsl::ProgramModel model = dsl::buildProgramModel(files);
+  std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, platform);
+  g.graphs = advice::buildTaskGraphs(model, kernels);
+  return g;
+}
+
+}  // namespace
+
+int runReport(const CommonOptions& options, const ReportOptions& report_options, const std::vector<std::string>& paths,
+              const Io& io) {
+  auto start = std::chrono::steady_clock::now();
+  if (paths.empty()) {
+    io.err << "port-check: error: report needs PATH... (projects/<name>, projects/, pypto-lib/ or program files)\n";
+    return kExitToolError;
+  }
+  Session session = openSession(options, io);
+  Report report;
+  Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  report.append(targets.problems);
+
+  LintSettings settings;
+  settings.platform = session.platform;
+  settings.config = &session.config;
+  LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
+  for (Diagnostic& d : lint.diagnostics)
+    if (reportable(d)) report.add(std::move(d));
+  report.run.files = std::move(lint.files);
+  sram::mergeSramRows(report.sram, lint.sram);
+  report.run.stages.push_back({"estimate", StageState::Ran, ""});
+
+  HtmlReportInput html;
+  html.platform = std::string(toString(session.platform));
+  html.title = "port-check report";
+  for (std::size_t i = 0; i < paths.size() && i < 3; ++i) html.title += (i ? ", " : ": ") + paths[i];
+  if (paths.size() > 3) html.title += ", ...";
+  for (const Project& p : targets.projects)
+    html.units.push_back(unitGraph(session.workspace, p.name, p.sources, session.config, session.platform));
+  for (const fs::path& f : targets.files)
+    if (isPythonSource(f))
+      html.units.push_back(unitGraph(session.workspace, f.stem().string(), {f}, session.config, session.platform));
+
+  fs::path out;
+  if (report_options.html) {
+    out = fs::path(*report_options.html);
+    if (out.is_relative()) out = options.cwd / out;
+  } else {
+    fs::path cache =
+        report_options.cache_dir ? fs::path(*report_options.cache_dir) : session.workspace.root / ".port-check-cache";
+    if (cache.is_relative()) cache = options.cwd / cache;
+    out = cache / "report" / "report.html";
+  }
+  out = out.lexically_normal();
+  std::error_code ec;
+  if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
+  // The page is written after the report is final so it shows what the table shows.
+  Report page = report;
+  page.finalize();
+  html.report = &page;
+  std::ofstream file(out, std::ios::binary | std::ios::trunc);
+  if (file) file << renderHtmlReport(html);
+  bool written = static_cast<bool>(file);
+  report.run.stages.push_back({"html", written ? StageState::Ran : StageState::Failed,
+                               (written ? "wrote " : "cannot write ") + session.workspace.relative(out)});
+  report.run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int rc = emitAndExit(report, session, options, io);
+  if (!written) {
+    io.err << "port-check: error: cannot write the HTML report to " << out.string() << "\n";
+    return kExitToolError;
+  }
+  io.err << "port-check: wrote the HTML report to " << session.workspace.relative(out) << "\n";
+  return rc;
+}
+
+}  // namespace portcheck

@@ -1,0 +1,163 @@
+// port-check report end to end: the SRAM table and the advice on stdout, the JSON rows, and the HTML
+// page checked structurally (it is XHTML: parsed with tinyxml2) and, where Debian's chromium is
+// installed, rendered headless to a PNG.
+#include <gtest/gtest.h>
+#include <tinyxml2.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace portcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ReportCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ws.write(".git/HEAD", "ref: refs/heads/main\n");
+    ws.write("projects/chain/pypto_src/golden.py", "RTOL = 1e-5\n");
+    ws.write("projects/chain/pypto_src/program.py",
+             test::readFile(fs::path(test::fixturesDir()) / "sram_rules" / "FUSE001_bad.py"));
+    ws.write("projects/big/pypto_src/golden.py", "RTOL = 1e-5\n");
+    ws.write("projects/big/pypto_src/program.py",
+             test::readFile(fs::path(test::fixturesDir()) / "sram_rules" / "MEM001_bad.py"));
+  }
+  test::CommandResult report(Format f, std::vector<std::string> args, ReportOptions ro = {}) {
+    auto o = test::optionsIn(ws.path(), f);
+    return test::runInProcess([&](const Io& io) { return runReport(o, ro, args, io); });
+  }
+  test::TempDir ws;
+};
+
+const tinyxml2::XMLElement* findFirst(const tinyxml2::XMLElement* e, const std::function<bool(const tinyxml2::XMLElement*)>& pred) {
+  if (!e) return nullptr;
+  if (pred(e)) return e;
+  for (auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement())
+    if (auto* f = findFirst(c, pred)) return f;
+  return nullptr;
+}
+
+int countAll(const tinyxml2::XMLElement* e, const std::function<bool(const tinyxml2::XMLElement*)>& pred) {
+  if (!e) return 0;
+  int n = pred(e) ? 1 : 0;
+  for (auto* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) n += countAll(c, pred);
+  return n;
+}
+
+bool hasAttr(const tinyxml2::XMLElement* e, const char* name, const char* value) {
+  const char* v = e->Attribute(name);
+  return v && std::string(v) == value;
+}
+
+TEST_F(ReportCommand, PrintsTheTableAndTheAdviceAndExitsOneOnAnOverflow) {
+  auto r = report(Format::Text, {"projects/chain", "projects/big"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // MEM001 is an error
+  EXPECT_NE(r.out.find("[MEM001]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[FUSE001]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[FUSE003]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("big_exp_incore_0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("add_bias"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("wrote the HTML report to .port-check-cache/report/report.html"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(ws / ".port-check-cache/report/report.html"));
+}
+
+TEST_F(ReportCommand, JsonCarriesEstimateRowsNamedAsTheCompilerNamesTheKernels) {
+  auto r = report(Format::Json, {"projects/chain"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("sram")) << r.out;
+  std::set<std::string> fns;
+  for (const auto& row : j["sram"]) {
+    fns.insert(row["function"].get<std::string>());
+    EXPECT_EQ(row["project"], "chain");
+    EXPECT_TRUE(row["estimate"].is_number());
+    EXPECT_TRUE(row["actual"].is_null());
+  }
+  EXPECT_EQ(fns, (std::set<std::string>{"scale_by_three", "add_bias"}));
+}
+
+TEST_F(ReportCommand, HtmlIsWellFormedWithBarsPerKernelAndTheTaskGraph) {
+  ReportOptions ro;
+  ro.html = "out/page.html";
+  auto r = report(Format::Text, {"projects/chain", "projects/big"}, ro);
+  ASSERT_TRUE(fs::exists(ws / "out/page.html")) << r.err;
+  std::string text = test::readFile(ws / "out/page.html");
+  EXPECT_EQ(text.find("http://"), text.find("http://www.w3.org/"));  // only namespace URIs: no external assets
+  EXPECT_EQ(text.find("<script"), std::string::npos);
+  EXPECT_EQ(text.find("<link"), std::string::npos);
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(text.c_str(), text.size()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  const auto* html = doc.RootElement();
+  ASSERT_NE(html, nullptr);
+  EXPECT_STREQ(html->Name(), "html");
+  // The table: one row per (function, space) estimate.
+  const auto* table = findFirst(html, [](auto* e) { return hasAttr(e, "id", "sram-table"); });
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(countAll(table, [](auto* e) { return std::string(e->Name()) == "tr"; }), 1 + 3);  // header + 3 kernels x Vec
+  // The bars: one SVG card per kernel, an estimate rect per space, red when over capacity.
+  const auto* bars = findFirst(html, [](auto* e) { return hasAttr(e, "id", "sram-bars"); });
+  ASSERT_NE(bars, nullptr);
+  EXPECT_EQ(countAll(bars, [](auto* e) { return std::string(e->Name()) == "svg"; }), 3);
+  EXPECT_EQ(countAll(bars, [](auto* e) { return hasAttr(e, "class", "estimate"); }), 3);
+  EXPECT_EQ(countAll(bars, [](auto* e) { return hasAttr(e, "class", "estimate") && hasAttr(e, "fill", "#e0766f"); }), 1);
+  // The task graph of the chain: two kernels and the producer -> consumer edge through 'scaled'.
+  const auto* graphs = findFirst(html, [](auto* e) { return hasAttr(e, "id", "task-graphs"); });
+  ASSERT_NE(graphs, nullptr);
+  EXPECT_NE(findFirst(graphs, [](auto* e) { return hasAttr(e, "data-kernel", "scale_by_three"); }), nullptr);
+  EXPECT_NE(findFirst(graphs, [](auto* e) { return hasAttr(e, "data-kernel", "add_bias"); }), nullptr);
+  const auto* edge = findFirst(graphs, [](auto* e) { return hasAttr(e, "class", "edge"); });
+  ASSERT_NE(edge, nullptr);
+  EXPECT_TRUE(hasAttr(edge, "data-from", "0"));
+  EXPECT_TRUE(hasAttr(edge, "data-to", "1"));
+  // The advice list names the fusion.
+  const auto* advice = findFirst(html, [](auto* e) { return hasAttr(e, "id", "advice"); });
+  ASSERT_NE(advice, nullptr);
+  EXPECT_GE(countAll(advice, [](auto* e) { return std::string(e->Name()) == "li"; }), 3);
+}
+
+TEST_F(ReportCommand, NeedsAPathAndReportsAnUnwritableHtmlFile) {
+  auto r = report(Format::Text, {});
+  EXPECT_EQ(r.exit_code, 2);
+  ws.write("blocker", "a file where a folder is needed\n");
+  ReportOptions ro;
+  ro.html = "blocker/page.html";
+  r = report(Format::Text, {"projects/chain"}, ro);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("cannot write the HTML report"), std::string::npos) << r.err;
+}
+
+std::string findChromium() {
+  for (const char* c : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (fs::exists(c)) return c;
+  return "";
+}
+
+TEST_F(ReportCommand, RendersHeadlessInChromiumToAPng) {
+  std::string chromium = findChromium();
+  if (chromium.empty()) GTEST_SKIP() << "Debian's chromium is not installed (apt-get install chromium)";
+  ReportOptions ro;
+  ro.html = "page.html";
+  report(Format::Text, {"projects/chain", "projects/big"}, ro);
+  ASSERT_TRUE(fs::exists(ws / "page.html"));
+  fs::path png = ws / "page.png";
+  std::string cmd = "'" + chromium + "' --headless --no-sandbox --disable-gpu --disable-background-networking "
+                    "--disable-component-update --no-first-run --user-data-dir='" + (ws / "profile").string() +
+                    "' --window-size=1200,1400 --screenshot='" + png.string() + "' 'file://" +
+                    (ws / "page.html").string() + "' >/dev/null 2>&1";
+  int rc = std::system(cmd.c_str());
+  ASSERT_EQ(rc, 0) << cmd;
+  ASSERT_TRUE(fs::exists(png));
+  std::string bytes = test::readFile(png);
+  ASSERT_GT(bytes.size(), 1000u);
+  EXPECT_EQ(bytes.substr(1, 3), "PNG");
+  if (const char* keep = std::getenv("PORTCHECK_KEEP_REPORT_PNG")) fs::copy_file(png, keep, fs::copy_options::overwrite_existing);
+}
+
+}  // namespace
+}  // namespace portcheck
