@@ -70,7 +70,17 @@ int main(int argc, char** argv) {
   auto* check = common(app.add_subcommand("check", "Run every stage: lint, estimate, compile, run"));
   check->add_option("paths", paths, "Projects, projects/, pypto-lib/ or files")->required();
   auto* compile = common(app.add_subcommand("compile", "Compile ports with the real PyPTO compiler and read its output"));
-  compile->add_option("paths", paths, "Projects or program files");
+  compile->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
+  CompileOptions compile_options;
+  for (CLI::App* sub : {check, compile}) {
+    sub->add_option("--timeout", compile_options.timeout_seconds,
+                    "Seconds one compile may take before its process group is killed (default: config "
+                    "compile.timeout, else 300)")
+        ->check(CLI::Range(1, 86400));
+    sub->add_option("--cache-dir", compile_options.cache_dir,
+                    "Compile cache and output folders (default: <workspace>/.port-check-cache)");
+    sub->add_flag("--no-cache", compile_options.no_cache, "Always run the compiler; do not replay a cached result");
+  }
   auto* report = common(app.add_subcommand("report", "Print the SRAM table and advice, write an HTML report"));
   report->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
   ReportOptions report_options;
@@ -126,15 +136,14 @@ int main(int argc, char** argv) {
       return kExitToolError;
     }
     if (*lint) return runLint(options, paths, io);
-    if (*check) return runCheck(options, paths, io);
+    if (*check) return runCheck(options, paths, io, compile_options);
+    if (*compile) return runCompile(options, compile_options, paths, io);
     if (*rules) return runRules(options, rules_options, io);
     if (*hook) return runHook(options, hook_options, io);
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);
     if (*skills_install) return runSkillsInstall(options, skills_options, io);
     if (*report) return runReport(options, report_options, paths, io);
-    for (CLI::App* sub : {compile})
-      if (*sub) return runNotBuilt(sub->get_name(), io);
     std::cout << app.help();
     return kExitToolError;
   } catch (const std::exception& e) {

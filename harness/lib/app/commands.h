@@ -10,8 +10,21 @@ namespace portcheck {
 // port-check lint PATH...: static rules over projects and files.
 int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io);
 
-// port-check check PATH...: every stage that can run (lint now; compile, estimate, run as they land).
-int runCheck(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io);
+// Options of the compile stage (port-check compile and check).
+struct CompileOptions {
+  std::optional<int> timeout_seconds;  // --timeout; config "compile.timeout"; else 300
+  std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
+  bool no_cache = false;                 // --no-cache: always compile (the result is still stored)
+};
+
+// port-check check PATH...: every stage that can run (lint, then compile when the toolchain is found).
+int runCheck(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io,
+             const CompileOptions& compile = {});
+
+// port-check compile PATH...: projects and pypto-lib program files through the real PyPTO compiler
+// (docs/compile-adapter.md): compiler findings, SRAM table; COMP9xx when the compile itself fails.
+int runCompile(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
+               const Io& io);
 
 struct RulesOptions {
   std::string id;         // explain one rule

@@ -104,7 +104,8 @@ int runVersion(const CommonOptions& options, const Io& io) {
   io.out << "port-check " << PORTCHECK_VERSION << "\n"
          << "rule catalogue " << cat.version() << " (" << cat.rules().size() << " rules)\n"
          << "toolchain: " << session.toolchain.describe() << "\n"
-         << "stages built: lint\n";
+         << "compile levels: " << (session.toolchain.found ? session.toolchain.levels() + " (simulator: not run)" : "none (no toolchain)") << "\n"
+         << "stages built: lint, compile\n";
   return kExitClean;
 }
 

@@ -1,6 +1,8 @@
 #include "toolchain/toolchain.h"
 
 #include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace portcheck {
 
@@ -28,9 +30,72 @@ std::optional<std::string> gitHeadRevision(const fs::path& dir) {
   return rev;
 }
 
+namespace {
+
+bool isExecutable(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+// python/pypto/pypto_core*.so, as the native CMake build writes it.
+void findExtension(Toolchain& t) {
+  std::error_code ec;
+  fs::path dir = t.pypto_root / "python" / "pypto";
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind("pypto_core", 0) == 0 && name.size() > 3 && name.substr(name.size() - 3) == ".so") {
+      t.extension = it->path();
+      struct stat st {};
+      if (::stat(it->path().c_str(), &st) == 0)
+        t.extension_stamp = std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+                            std::to_string(st.st_mtim.tv_nsec);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void detectPtoas(Toolchain& t, const std::function<const char*(const char*)>& getenv_fn) {
+  t.ptoas.clear();
+  if (const char* root = getenv_fn("PTOAS_ROOT"); root && *root) {
+    t.ptoas_origin = "PTOAS_ROOT";
+    for (const char* rel : {"ptoas", "ptoas.sh", "bin/ptoas"}) {
+      fs::path candidate = fs::path(root) / rel;
+      if (isExecutable(candidate)) {
+        t.ptoas = candidate;
+        return;
+      }
+    }
+    t.ptoas_why_not = std::string("PTOAS_ROOT=") + root + " holds no executable ptoas, ptoas.sh or bin/ptoas";
+    return;
+  }
+  t.ptoas_origin = "PATH";
+  const char* path = getenv_fn("PATH");
+  std::string dirs = path ? path : "";
+  std::size_t start = 0;
+  while (!dirs.empty() && start <= dirs.size()) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    fs::path candidate = fs::path(start == end ? std::string(".") : dirs.substr(start, end - start)) / "ptoas";
+    if (isExecutable(candidate)) {
+      t.ptoas = candidate;
+      return;
+    }
+    start = end + 1;
+  }
+  t.ptoas_why_not = "no ptoas on PATH and PTOAS_ROOT is not set";
+}
+
+std::string Toolchain::levels() const { return ptoas.empty() ? "passes" : "passes+ptoas"; }
+
 std::string Toolchain::describe() const {
   if (!found) return "pypto not found (" + why_not + ")";
-  return "pypto " + revision + " at " + pypto_root.string() + " (from " + origin + "), python " + python;
+  std::string text = "pypto " + revision + " at " + pypto_root.string() + " (from " + origin + "), python " + python;
+  if (extension.empty()) text += ", extension not built";
+  text += ptoas.empty() ? ", ptoas not found" : ", ptoas " + ptoas.string() + " (from " + ptoas_origin + ")";
+  text += "; levels: " + levels();
+  return text;
 }
 
 Toolchain detectToolchain(const fs::path& root, const ToolchainOptions& options,
@@ -59,6 +124,8 @@ Toolchain detectToolchain(const fs::path& root, const ToolchainOptions& options,
   t.found = true;
   t.pypto_root = abs;
   t.revision = gitHeadRevision(abs).value_or("unknown");
+  findExtension(t);
+  detectPtoas(t, getenv_fn);
   return t;
 }
 

@@ -1,0 +1,522 @@
+"""port-check compile adapter: compiles one PyPTO program and writes one result file.
+
+port-check runs this script with the configured interpreter, PYTHONPATH pointing into the PyPTO
+checkout and the working directory set to the user's source folder. The contract (what a project's
+golden.py provides, which program is compiled, the result file) is docs/compile-adapter.md.
+
+Usage:
+    python3 -B port_check_adapter.py (--project DIR | --program-file FILE) --platform a2a3sim
+        --out-dir DIR --result FILE [--entry NAME]
+
+It never lets an exception escape: every failure, including SystemExit, KeyboardInterrupt and the
+parser errors PyPTO renders through its sys.excepthook, ends up in the result file (and, printed
+the way the interpreter would print it, in the log). Exit status: 0 compiled, 1 the program did not
+compile or load, 3 the adapter itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import inspect
+import json
+import os
+import sys
+import time
+import traceback
+import types
+
+ADAPTER_VERSION = "1"
+RESULT_SCHEMA = "port-check-adapter-result/1"
+
+# Platform names port-check passes -> the names RunConfig / ir.compile accept.
+PLATFORMS = {"a2a3": "a2a3sim", "a2a3sim": "a2a3sim", "a5": "a5sim", "a5sim": "a5sim"}
+
+
+class AdapterError(Exception):
+    """A problem with the port's structure (no program, bad specs), reported with its own status."""
+
+    def __init__(self, status: str, message: str, **extra: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.extra = extra
+
+
+# --------------------------------------------------------------------------------------------------
+# Result file
+
+
+def type_name(exc_type: type) -> str:
+    """The exception type as the interpreter prints it in a traceback's last line."""
+    module = getattr(exc_type, "__module__", "") or ""
+    name = getattr(exc_type, "__qualname__", exc_type.__name__)
+    return name if module in ("builtins", "__main__") else f"{module}.{name}"
+
+
+def write_result(path: str, result: dict) -> None:
+    """Writes the result atomically: a reader sees the whole file or none."""
+    text = json.dumps(result, indent=2, sort_keys=True, default=str)
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
+    os.replace(tmp, path)
+
+
+def describe_exception(result: dict, exc: BaseException) -> None:
+    result["exception_type"] = type_name(type(exc))
+    try:
+        result["exception_message"] = str(exc)
+    except Exception:  # noqa: BLE001 - a broken __str__ must not lose the result
+        result["exception_message"] = repr(exc)
+    result["traceback"] = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+def parser_error_type() -> type | None:
+    module = sys.modules.get("pypto.language.parser.diagnostics.exceptions")
+    if module is None:
+        try:
+            from pypto.language.parser.diagnostics import exceptions as module  # noqa: PLC0415
+        except Exception:  # noqa: BLE001
+            return None
+    return getattr(module, "ParserError", None)
+
+
+def describe_parser_error(result: dict, exc: BaseException) -> None:
+    """Parser errors: the attributes, and the block PyPTO's excepthook would have printed."""
+    result["parser_message"] = str(getattr(exc, "message", "") or exc)
+    span = getattr(exc, "span", None)
+    if isinstance(span, dict):
+        result["parser_file"] = str(span.get("filename") or span.get("file") or "")
+        result["parser_line"] = str(span.get("line") or span.get("begin_line") or "")
+        result["parser_column"] = str(span.get("column") or span.get("begin_column") or "")
+    elif span is not None:
+        for attr, key in (("filename", "parser_file"), ("begin_line", "parser_line"), ("begin_column", "parser_column")):
+            value = getattr(span, attr, None)
+            if value is not None:
+                result[key] = str(value)
+    for attr in ("hint", "note"):
+        value = getattr(exc, attr, None)
+        if value:
+            result[f"parser_{attr}"] = str(value)
+    try:
+        from pypto.language.parser.diagnostics.renderer import ErrorRenderer  # noqa: PLC0415
+
+        rendered = ErrorRenderer(use_color=False).render(exc)
+    except Exception as render_exc:  # noqa: BLE001
+        rendered = f"Error: {result['parser_message']}"
+        result["render_error"] = f"{type_name(type(render_exc))}: {render_exc}"
+    result["rendered"] = rendered
+    # Exactly what the hook prints, so the log reads like a plain `python3 program.py`.
+    print(rendered, file=sys.stderr)
+    print("\nnote: run with `PTO_BACKTRACE=1` environment variable to display a backtrace.", file=sys.stderr)
+
+
+def report_exception(result: dict, exc: BaseException, status: str) -> None:
+    """Fills the result for `exc` and prints it to the log the way the interpreter would."""
+    result["status"] = status
+    describe_exception(result, exc)
+    parser_error = parser_error_type()
+    if parser_error is not None and isinstance(exc, parser_error):
+        result["status"] = "compile_error"
+        result["error_kind"] = "parser"
+        describe_parser_error(result, exc)
+        return
+    sys.stderr.write(result["traceback"])
+
+
+# --------------------------------------------------------------------------------------------------
+# Loading the port
+
+
+def load_module(path: str, name: str) -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise AdapterError("load_error", f"cannot load {path} as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def install_golden_shim(start_dir: str) -> None:
+    """pypto-lib programs import TensorSpec/ScalarSpec from pypto-lib's `golden` package.
+
+    Use the real package when an ancestor folder holds golden/__init__.py; otherwise provide a
+    minimal stand-in so a program file can be compiled on its own.
+    """
+    folder = os.path.abspath(start_dir)
+    while True:
+        if os.path.isfile(os.path.join(folder, "golden", "__init__.py")):
+            if folder not in sys.path:
+                sys.path.append(folder)
+            return
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    shim = types.ModuleType("golden")
+    shim.__doc__ = "port-check stand-in for pypto-lib's golden package (TensorSpec, ScalarSpec only)"
+
+    class TensorSpec:  # noqa: D401 - mirrors pypto-lib's dataclass fields
+        def __init__(self, name, shape, dtype, init_value=None, is_output=False, resident=None):
+            self.name, self.shape, self.dtype = name, list(shape), dtype
+            self.init_value, self.is_output, self.resident = init_value, is_output, resident
+
+    class ScalarSpec:
+        def __init__(self, name, dtype, value):
+            self.name, self.dtype, self.value = name, dtype, value
+
+    def _not_here(*_args, **_kwargs):
+        raise RuntimeError("port-check's stand-in `golden` package cannot run programs; only compile")
+
+    shim.TensorSpec, shim.ScalarSpec = TensorSpec, ScalarSpec
+    shim.run = shim.run_jit = _not_here
+    shim.__port_check_shim__ = True
+    sys.modules["golden"] = shim
+
+
+def project_modules(project: str) -> list[tuple[str, str]]:
+    """(module name, path) of the top-level .py files of pypto_src, golden.py first."""
+    names = sorted(f for f in os.listdir(project) if f.endswith(".py") and not f.startswith("."))
+    names.sort(key=lambda f: (f != "golden.py", f))
+    return [(f[:-3], os.path.join(project, f)) for f in names]
+
+
+def candidates_in(module: types.ModuleType, jit_type: type | None, program_type: type | None) -> list[tuple[str, object, str]]:
+    """(name, object, kind) of the compilable programs a module defines itself."""
+    found = []
+    for name, obj in vars(module).items():
+        if jit_type is not None and isinstance(obj, jit_type):
+            if getattr(obj, "_func_type", "orchestration") not in ("orchestration", "host"):
+                continue  # @pl.jit.incore / inline / opaque / extern: called by an entry, not compiled alone
+            func = getattr(obj, "_func", None)
+            if func is not None and getattr(func, "__module__", module.__name__) != module.__name__:
+                continue  # imported from another module: counted there
+            found.append((name, obj, "jit"))
+        elif program_type is not None and isinstance(obj, program_type):
+            found.append((name, obj, "program"))
+    return found
+
+
+def choose_program(modules: list[types.ModuleType], entry: str | None, result: dict):
+    from pypto import ir  # noqa: PLC0415
+    from pypto.jit.decorator import JITFunction  # noqa: PLC0415
+
+    program_type = getattr(ir, "Program", None)
+    found: list[tuple[str, object, str, str]] = []
+    seen: set[int] = set()
+    for module in modules:
+        for name, obj, kind in candidates_in(module, JITFunction, program_type):
+            if id(obj) not in seen:
+                seen.add(id(obj))
+                found.append((name, obj, kind, module.__name__))
+    plain = [name for name, _, _, _ in found]
+    # Module-qualified when two modules define the same name; ENTRY may use either form.
+    names = [f"{mod}.{name}" if plain.count(name) > 1 else name for name, _, _, mod in found]
+    result["candidates"] = ", ".join(names)
+    if entry:
+        for name, obj, kind, mod in found:
+            if entry in (name, f"{mod}.{name}"):
+                return name, obj, kind
+        raise AdapterError(
+            "no_program",
+            f"ENTRY names '{entry}', but no @pl.jit entry or @pl.program class of that name was found"
+            + (f" (found: {', '.join(names)})" if names else ""),
+        )
+    if not found:
+        raise AdapterError("no_program", "no @pl.jit entry function or @pl.program class was found")
+    if len(found) > 1:
+        raise AdapterError(
+            "ambiguous_program",
+            f"{len(found)} programs found ({', '.join(names)}); set ENTRY = \"<name>\" in golden.py "
+            "to say which one is compiled",
+        )
+    name, obj, kind, _ = found[0]
+    return name, obj, kind
+
+
+# --------------------------------------------------------------------------------------------------
+# Tensor specs for a @pl.jit entry
+
+
+def torch_dtype(value, torch):
+    """torch.dtype from a torch dtype, a pl dtype (pl.FP32) or a name ("float32", "fp32", "bf16")."""
+    if isinstance(value, torch.dtype):
+        return value
+    text = str(getattr(value, "name", None) or value).lower()
+    text = text.rsplit(".", 1)[-1]
+    aliases = {
+        "fp32": "float32", "float": "float32", "fp16": "float16", "half": "float16", "bf16": "bfloat16",
+        "fp64": "float64", "double": "float64", "int": "int32", "long": "int64", "bool": "bool",
+    }
+    text = aliases.get(text, text)
+    dtype = getattr(torch, text, None)
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    raise AdapterError("spec_error", f"unknown dtype {value!r} in the tensor specs")
+
+
+def spec_fields(spec):
+    """(name, shape, dtype, value, is_scalar) from a TensorSpec/ScalarSpec-like object, dict or tuple."""
+    if isinstance(spec, dict):
+        get = spec.get
+    elif isinstance(spec, (tuple, list)):
+        if len(spec) < 3:
+            raise AdapterError("spec_error", f"a tensor spec tuple needs (name, shape, dtype), got {spec!r}")
+        return str(spec[0]), list(spec[1]), spec[2], None, False
+    else:
+        def get(key, default=None):
+            return getattr(spec, key, default)
+    name = get("name")
+    if name is None:
+        raise AdapterError("spec_error", f"tensor spec {spec!r} has no name")
+    if get("shape") is None:  # ScalarSpec: name, dtype, value
+        return str(name), None, get("dtype"), get("value"), True
+    return str(name), list(get("shape")), get("dtype"), None, False
+
+
+def scalar_value(value):
+    if hasattr(value, "item") and callable(value.item):
+        return value.item()
+    if hasattr(value, "value") and not isinstance(value, (int, float, bool)):
+        return value.value  # ctypes.c_int64 and friends
+    return value
+
+
+def call_flexibly(fn, params):
+    """Calls fn() or fn(params), whichever its signature takes."""
+    try:
+        parameters = [
+            p for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+    except (TypeError, ValueError):
+        parameters = []
+    return fn(params) if parameters else fn()
+
+
+def default_params(module):
+    cases = getattr(module, "ALL_CASES", None)
+    default = getattr(module, "DEFAULT_CASE", None)
+    if isinstance(cases, dict) and cases:
+        if default in cases:
+            return cases[default]
+        return next(iter(cases.values()))
+    return {}
+
+
+def entry_arguments(entry, spec_module, result: dict):
+    """Positional arguments for `entry.compile(...)` in the entry's parameter order, or None to let the
+    JIT read shapes from the signature annotations."""
+    if spec_module is None:
+        result["specs_source"] = "signature"
+        return None
+    builder = getattr(spec_module, "build_tensor_specs", None)
+    inputs = getattr(spec_module, "generate_inputs", None)
+    if builder is None and inputs is None:
+        result["specs_source"] = "signature"
+        return None
+    import torch  # noqa: PLC0415
+
+    values: list[tuple[str, object]] = []
+    if builder is not None:
+        result["specs_source"] = "build_tensor_specs"
+        specs = call_flexibly(builder, default_params(spec_module))
+        for spec in specs or []:
+            name, shape, dtype, value, is_scalar = spec_fields(spec)
+            if is_scalar:
+                values.append((name, scalar_value(value)))
+            else:
+                values.append((name, torch.empty([int(d) for d in shape], dtype=torch_dtype(dtype, torch))))
+    else:
+        result["specs_source"] = "generate_inputs"
+        produced = call_flexibly(inputs, default_params(spec_module))
+        items = produced.items() if isinstance(produced, dict) else produced
+        for item in items or []:
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise AdapterError("spec_error", f"generate_inputs must return (name, value) pairs, got {item!r}")
+            name, value = item
+            if not isinstance(value, torch.Tensor):
+                if hasattr(value, "__array__") and not isinstance(value, (int, float, bool)):
+                    value = torch.as_tensor(value)
+                else:
+                    value = scalar_value(value)
+            values.append((str(name), value))
+        order = getattr(spec_module, "TENSOR_ORDER", None)
+        if order:
+            by_name = dict(values)
+            values = [(n, by_name[n]) for n in order if n in by_name]
+
+    func = getattr(entry, "_func", None)
+    params = list(inspect.signature(func).parameters) if func is not None else []
+    by_name = dict(values)
+    if params and set(params) <= set(by_name):
+        return [by_name[p] for p in params]
+    if params and len(values) != len(params):
+        missing = [p for p in params if p not in by_name]
+        raise AdapterError(
+            "spec_error",
+            f"the tensor specs ({result['specs_source']}) give {len(values)} arguments "
+            f"({', '.join(n for n, _ in values)}), but '{getattr(entry, '__name__', 'entry')}' takes "
+            f"{len(params)} ({', '.join(params)})" + (f"; missing: {', '.join(missing)}" if missing else ""),
+        )
+    result["specs_order"] = "positional"  # names differ from the parameters: taken in the order given
+    return [v for _, v in values]
+
+
+# --------------------------------------------------------------------------------------------------
+# Compiling
+
+
+def ptoas_binary() -> str | None:
+    try:
+        from pypto.backend._ptoas_locate import find_ptoas_binary  # noqa: PLC0415
+
+        return find_ptoas_binary()
+    except Exception:  # noqa: BLE001 - older pypto: fall back to PATH
+        import shutil  # noqa: PLC0415
+
+        return shutil.which("ptoas")
+
+
+def compile_program(kind: str, obj, args, platform: str, out_dir: str, result: dict):
+    ptoas = ptoas_binary()
+    result["ptoas"] = "ran" if ptoas else "skipped"
+    result["ptoas_path"] = ptoas or ""
+    if kind == "jit":
+        from pypto.runtime import RunConfig  # noqa: PLC0415
+
+        config = RunConfig(platform=platform, dump_passes=True, save_kernels_dir=out_dir)
+        compiled = obj.compile(*args, config=config) if args is not None else obj.compile(config=config)
+    else:
+        from pypto import ir  # noqa: PLC0415
+
+        # Like the JIT: without ptoas stop at .pto files instead of failing every kernel.
+        compiled = ir.compile(obj, output_dir=out_dir, platform=platform, dump_passes=True, skip_ptoas=ptoas is None)
+    real_out = getattr(compiled, "output_dir", None)
+    if real_out:
+        result["output_dir"] = str(real_out)
+    return compiled
+
+
+def run(options, result: dict) -> int:
+    result["phase"] = "import_pypto"
+    started = time.monotonic()
+    try:
+        import pypto  # noqa: PLC0415
+        import pypto.language  # noqa: F401, PLC0415
+    except BaseException as exc:  # noqa: BLE001
+        report_exception(result, exc, "toolchain_error")
+        return 1
+    result["pypto_version"] = str(getattr(pypto, "__version__", ""))
+    result["pypto_path"] = os.path.dirname(getattr(pypto, "__file__", "") or "")
+    result["seconds_import"] = f"{time.monotonic() - started:.3f}"
+
+    result["phase"] = "load"
+    modules: list[types.ModuleType] = []
+    spec_module = None
+    entry = options.entry
+    if options.program_file:
+        path = os.path.abspath(options.program_file)
+        folder = os.path.dirname(path)
+        sys.path.insert(0, folder)
+        install_golden_shim(folder)
+        stem = os.path.splitext(os.path.basename(path))[0]
+        module = load_module(path, stem if stem not in sys.modules else f"port_check_program_{stem}")
+        modules.append(module)
+        spec_module = module
+    else:
+        project = os.path.abspath(options.project)
+        sys.path.insert(0, project)
+        for name, path in project_modules(project):
+            module = load_module(path, name)
+            modules.append(module)
+            if name == "golden":
+                spec_module = module
+        if spec_module is not None and not entry:
+            entry = getattr(spec_module, "ENTRY", None)
+            if entry is not None and not isinstance(entry, str):
+                entry = getattr(entry, "__name__", None) or str(entry)
+
+    result["phase"] = "find"
+    name, obj, kind = choose_program(modules, entry, result)
+    result["program"] = name
+    result["kind"] = kind
+
+    args = None
+    if kind == "jit":
+        result["phase"] = "specs"
+        args = entry_arguments(obj, spec_module, result)
+
+    result["phase"] = "compile"
+    result["output_dir"] = options.out_dir
+    started = time.monotonic()
+    compile_program(kind, obj, args, options.platform, options.out_dir, result)
+    result["seconds_compile"] = f"{time.monotonic() - started:.3f}"
+    result["phase"] = "done"
+    result["status"] = "ok"
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="port_check_adapter.py")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--project", help="pypto_src folder of a port")
+    where.add_argument("--program-file", help="one program file in pypto-lib's convention")
+    parser.add_argument("--platform", required=True, choices=sorted(PLATFORMS))
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("--result", required=True)
+    parser.add_argument("--entry", default=None)
+    options = parser.parse_args(argv)
+    options.platform = PLATFORMS[options.platform]
+
+    result: dict = {
+        "schema": RESULT_SCHEMA,
+        "adapter_version": ADAPTER_VERSION,
+        "status": "internal_error",
+        "phase": "start",
+        "platform": options.platform,
+        "python": sys.version.split()[0],
+        "output_dir": options.out_dir,
+        "program": "",
+    }
+    code = 3
+    try:
+        code = run(options, result)
+    except AdapterError as exc:
+        result["status"] = exc.status
+        result["exception_type"] = "port-check.AdapterError"
+        result["exception_message"] = str(exc)
+        result.update({k: str(v) for k, v in exc.extra.items()})
+        print(f"port-check adapter: {exc}", file=sys.stderr)
+        code = 1
+    except SystemExit as exc:
+        report_exception(result, exc, "load_error" if result["phase"] == "load" else "compile_error")
+        result["exit_code"] = str(exc.code)
+        code = 1
+    except KeyboardInterrupt as exc:
+        report_exception(result, exc, "interrupted")
+        code = 1
+    except BaseException as exc:  # noqa: BLE001 - the whole point: nothing escapes
+        status = {"load": "load_error", "find": "load_error", "specs": "spec_error"}.get(result["phase"], "compile_error")
+        report_exception(result, exc, status)
+        code = 1
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:  # noqa: BLE001
+            pass
+        write_result(options.result, result)
+    return code
+
+
+if __name__ == "__main__":
+    # Parser errors would otherwise be printed by PyPTO's excepthook and leave no result: everything
+    # is caught in main(), and os._exit skips interpreter teardown surprises after the result is out.
+    status = main(sys.argv[1:])
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(status)

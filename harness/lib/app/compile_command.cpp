@@ -1,0 +1,102 @@
+// port-check compile, and the compile stage of port-check check.
+#include <chrono>
+#include <cstdlib>
+
+#include "app/commands.h"
+#include "app/compile_stage_runner.h"
+#include "compiler/compile_stage.h"
+#include "process/subprocess.h"
+#include "rules/catalogue.h"
+#include "sram/sram_estimator.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kDefaultTimeoutSeconds = 300;
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::optional<int> configuredTimeout(const Config& config, std::string& problem) {
+  auto it = config.options.find("compile.timeout");
+  if (it == config.options.end()) return std::nullopt;
+  char* end = nullptr;
+  long v = std::strtol(it->second.c_str(), &end, 10);
+  if (end == it->second.c_str() || *end != '\0' || v <= 0 || v > 86400) {
+    problem = "\"compile.timeout\" must be a whole number of seconds in 1..86400, got '" + it->second + "'";
+    return std::nullopt;
+  }
+  return static_cast<int>(v);
+}
+
+void compileInto(Report& report, const Session& session, const CommonOptions& options, const CompileOptions& compile,
+                 const Targets& targets, const Io& io, bool required) {
+  const Toolchain& tc = session.toolchain;
+  if (!tc.found) {
+    std::string why = "no PyPTO toolchain: " + tc.why_not + "; give --pypto DIR or set PYPTO_ROOT";
+    report.run.stages.push_back({"compile", required ? StageState::Failed : StageState::Skipped, why});
+    if (required)
+      report.add(makeDiagnostic("COMP909", "", 0, 0, "cannot compile: " + why,
+                                "clone and build PyPTO beside the workspace (../pypto) or point --pypto at a checkout"));
+    else
+      report.add(makeDiagnostic("TOOL003", "", 0, 0, "compile stage skipped: " + why));
+    return;
+  }
+
+  DriverSettings settings;
+  settings.toolchain = tc;
+  settings.workspace_root = session.workspace.root;
+  fs::path cache = compile.cache_dir ? fs::path(*compile.cache_dir) : session.workspace.root / ".port-check-cache";
+  if (!cache.is_absolute()) cache = options.cwd / cache;
+  settings.cache_root = cache.lexically_normal();
+  std::string problem;
+  int timeout = compile.timeout_seconds.value_or(configuredTimeout(session.config, problem).value_or(kDefaultTimeoutSeconds));
+  if (!problem.empty())
+    report.add(makeDiagnostic("TOOL004", session.config.path.empty() ? "port-check.json" : session.config.path, 0, 0,
+                              problem + "; using " + std::to_string(timeout) + " s"));
+  settings.timeout = std::chrono::seconds(timeout);
+  settings.environment = currentEnvironment();
+
+  CompileStageOptions stage;
+  stage.jobs = options.jobs;
+  stage.use_cache = !compile.no_cache;
+  stage.analysis = compileAnalysisOptions(session.config.options);
+
+  std::vector<CompileTarget> list = compileTargets(session.workspace, targets);
+  CompileStageResult r = runCompileStage(list, session.platform, settings, stage);
+  std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
+  session.config.apply(diagnostics);
+  report.append(std::move(diagnostics));
+  sram::mergeSramRows(report.sram, r.sram);  // beside the estimates lint put there (same project+function+space)
+  bool tool_failed = false;
+  for (const Diagnostic& d : report.diagnostics) tool_failed |= d.rule == "COMP909";
+  report.run.stages.push_back({"compile", tool_failed ? StageState::Failed : StageState::Ran,
+                               r.detail + "; toolchain pypto " + tc.revision});
+  (void)io;
+}
+
+int runCompile(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
+               const Io& io) {
+  auto start = std::chrono::steady_clock::now();
+  if (paths.empty()) {
+    io.err << "port-check: error: compile needs PATH... (projects/<name>, projects/, pypto-lib/ or program files)\n";
+    return kExitToolError;
+  }
+  Session session = openSession(options, io);
+  Report report;
+  Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  report.append(targets.problems);
+  for (const Project& p : targets.projects) report.run.files.push_back(session.workspace.relative(p.pypto_src));
+  for (const fs::path& f : targets.files) report.run.files.push_back(session.workspace.relative(f));
+  compileInto(report, session, options, compile, targets, io, /*required=*/true);
+  report.run.seconds = secondsSince(start);
+  return emitAndExit(report, session, options, io);
+}
+
+}  // namespace portcheck

@@ -1,0 +1,220 @@
+#include "compiler/compile_cache.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "compiler/content_hash.h"
+#include "workspace/workspace.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kCacheSchema = 1;
+
+// Environment variables PyPTO reads while compiling (pypto-compiler-interface.md §7).
+constexpr const char* kCompileEnvironment[] = {
+    "PTOAS_ROOT", "PYPTO_LOG_LEVEL", "PYPTO_VERIFY_LEVEL", "PYPTO_WARNING_LEVEL", "PYPTO_EMIT_PTO_LOC",
+    "PTO_BACKTRACE", "PYPTO_COMPILE_PROFILING", "PYPTO_EMIT_DEBUG_RUNNER"};
+
+std::string stamp(const fs::path& p) {
+  struct stat st {};
+  if (p.empty() || ::stat(p.c_str(), &st) != 0) return "-";
+  return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+}
+
+// Every file under `root` (skipping build output, caches and VCS data), relative and sorted.
+std::vector<fs::path> sourceFiles(const fs::path& root) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec)) {
+      if (isSkippedDirectory(name) || (!name.empty() && name[0] == '.')) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec)) files.push_back(fs::relative(it->path(), root, ec));
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+json diagnosticJson(const Diagnostic& d) {
+  json j = {{"rule", d.rule},
+            {"severity", std::string(toString(d.severity))},
+            {"source", std::string(toString(d.source))},
+            {"file", d.file},
+            {"line", d.line},
+            {"column", d.column},
+            {"end_line", d.end_line},
+            {"end_column", d.end_column},
+            {"message", d.message},
+            {"hint", d.hint},
+            {"doc", d.doc}};
+  if (d.sram) j["sram"] = {{"function", d.sram->function}, {"space", d.sram->space}, {"used", d.sram->used},
+                           {"limit", d.sram->limit}};
+  json notes = json::array();
+  for (const auto& n : d.notes) notes.push_back({{"file", n.file}, {"line", n.line}, {"column", n.column}, {"message", n.message}});
+  j["notes"] = notes;
+  return j;
+}
+
+Diagnostic diagnosticFromJson(const json& j) {
+  Diagnostic d;
+  d.rule = j.at("rule").get<std::string>();
+  auto sev = parseSeverity(j.at("severity").get<std::string>());
+  auto src = parseStage(j.at("source").get<std::string>());
+  if (!sev || !src) throw std::runtime_error("bad severity or source");
+  d.severity = *sev;
+  d.source = *src;
+  d.file = j.at("file").get<std::string>();
+  d.line = j.at("line").get<int>();
+  d.column = j.at("column").get<int>();
+  d.end_line = j.at("end_line").get<int>();
+  d.end_column = j.at("end_column").get<int>();
+  d.message = j.at("message").get<std::string>();
+  d.hint = j.at("hint").get<std::string>();
+  d.doc = j.at("doc").get<std::string>();
+  if (j.contains("sram")) {
+    const json& s = j["sram"];
+    d.sram = SramFigures{s.at("function").get<std::string>(), s.at("space").get<std::string>(),
+                         s.at("used").get<std::int64_t>(), s.at("limit").get<std::int64_t>()};
+  }
+  for (const json& n : j.at("notes"))
+    d.notes.push_back({n.at("file").get<std::string>(), n.at("line").get<int>(), n.at("column").get<int>(),
+                       n.at("message").get<std::string>()});
+  return d;
+}
+
+json sramJson(const SramRow& r) {
+  json tiles = json::array();
+  for (const SramTile& t : r.largest) tiles.push_back({{"name", t.name}, {"bytes", t.bytes}, {"file", t.file}, {"line", t.line}});
+  json j = {{"project", r.project}, {"function", r.function}, {"core", r.core}, {"space", r.space},
+            {"capacity", r.capacity}, {"tiles", r.tiles}, {"largest", tiles}};
+  j["estimate"] = r.estimate ? json(*r.estimate) : json(nullptr);
+  j["actual"] = r.actual ? json(*r.actual) : json(nullptr);
+  return j;
+}
+
+SramRow sramFromJson(const json& j) {
+  SramRow r;
+  r.project = j.at("project").get<std::string>();
+  r.function = j.at("function").get<std::string>();
+  r.core = j.at("core").get<std::string>();
+  r.space = j.at("space").get<std::string>();
+  r.capacity = j.at("capacity").get<std::int64_t>();
+  r.tiles = j.at("tiles").get<int>();
+  if (!j.at("estimate").is_null()) r.estimate = j["estimate"].get<std::int64_t>();
+  if (!j.at("actual").is_null()) r.actual = j["actual"].get<std::int64_t>();
+  for (const json& t : j.at("largest"))
+    r.largest.push_back({t.at("name").get<std::string>(), t.at("bytes").get<std::int64_t>(),
+                         t.at("file").get<std::string>(), t.at("line").get<int>()});
+  return r;
+}
+
+fs::path entryPath(const fs::path& cache_root, const std::string& key) {
+  return cache_root / "results" / key.substr(0, 2) / (key + ".json");
+}
+
+}  // namespace
+
+std::string compileCacheKey(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                            const CompileAnalysisOptions& analysis_options) {
+  HashBuilder h;
+  h.add("schema", std::to_string(kCacheSchema));
+  h.add("adapter", adapterContentHash());
+  h.add("pypto_root", settings.toolchain.pypto_root.string());
+  h.add("pypto_revision", settings.toolchain.revision);
+  h.add("extension", settings.toolchain.extension.string() + "@" + settings.toolchain.extension_stamp);
+  h.add("python", settings.toolchain.python);
+  h.add("ptoas", settings.toolchain.ptoas.string() + "@" + stamp(settings.toolchain.ptoas));
+  h.add("platform", std::string(toString(platform)));
+  std::ostringstream low;
+  low << analysis_options.low_usage_percent;
+  h.add("analysis.low_usage_percent", low.str());
+  h.add("target.name", target.name);
+  h.add("target.root", target.source_root.string());
+  h.add("target.display", target.source_root_display);
+  h.add("target.display_file", target.display_file);
+  h.add("cache_root", settings.cache_root.string());  // output folder paths appear in diagnostics
+  for (const char* var : kCompileEnvironment) {
+    auto it = settings.environment.find(var);
+    h.add(std::string("env.") + var, it == settings.environment.end() ? "<unset>" : "=" + it->second);
+  }
+  if (target.program_file) {
+    h.add("program_file", target.program_file->string());
+    h.add("program_file.hash", fileHash(*target.program_file).value_or("<unreadable>"));
+  } else {
+    for (const fs::path& rel : sourceFiles(target.source_root))
+      h.add("src:" + rel.generic_string(), fileHash(target.source_root / rel).value_or("<unreadable>"));
+  }
+  return h.hex();
+}
+
+std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, const std::string& key) {
+  std::ifstream in(entryPath(cache_root, key), std::ios::binary);
+  if (!in) return std::nullopt;
+  try {
+    json j = json::parse(in);
+    if (j.at("schema").get<int>() != kCacheSchema || j.at("key").get<std::string>() != key) return std::nullopt;
+    CompileOutcome o;
+    for (const json& d : j.at("diagnostics")) o.diagnostics.push_back(diagnosticFromJson(d));
+    for (const json& r : j.at("sram")) o.sram.push_back(sramFromJson(r));
+    o.succeeded = j.at("succeeded").get<bool>();
+    o.status = j.at("status").get<std::string>();
+    o.program = j.at("program").get<std::string>();
+    o.ptoas = j.at("ptoas").get<std::string>();
+    o.out_dir = j.at("out_dir").get<std::string>();
+    o.compile_seconds = j.at("compile_seconds").get<double>();
+    return o;
+  } catch (const std::exception&) {
+    return std::nullopt;  // corrupt or from an incompatible port-check: a miss, rewritten after the compile
+  }
+}
+
+bool storeCachedCompile(const fs::path& cache_root, const std::string& key, const CompileOutcome& o,
+                        std::string& error) {
+  json diagnostics = json::array(), sram = json::array();
+  for (const Diagnostic& d : o.diagnostics) diagnostics.push_back(diagnosticJson(d));
+  for (const SramRow& r : o.sram) sram.push_back(sramJson(r));
+  json j = {{"schema", kCacheSchema}, {"key", key},           {"diagnostics", diagnostics},
+            {"sram", sram},           {"succeeded", o.succeeded}, {"status", o.status},
+            {"program", o.program},   {"ptoas", o.ptoas},     {"out_dir", o.out_dir},
+            {"compile_seconds", o.compile_seconds}};
+  fs::path path = entryPath(cache_root, key);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  static std::atomic<unsigned> counter{0};
+  fs::path tmp = path;
+  tmp += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << j.dump(1) << "\n";
+    if (!out.flush()) {
+      error = "cannot write " + tmp.string();
+      out.close();
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    error = "cannot write " + path.string() + ": " + ec.message();
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace portcheck

@@ -1,0 +1,44 @@
+#pragma once
+// The compile cache: same sources, configuration, platform, adapter and toolchain -> the last
+// compile's analysis, replayed without running the compiler. Entries live in
+// <cache_root>/results/<key>.json, written through a temporary file and a rename; an entry that
+// cannot be read is treated as a miss and rewritten.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/compile_driver.h"
+#include "compiler/compile_record.h"
+#include "core/diagnostic.h"
+#include "core/report.h"
+
+namespace portcheck {
+
+// What a compile contributes to a report, in the form the cache stores and replays.
+struct CompileOutcome {
+  std::vector<Diagnostic> diagnostics;  // driver (COMP9xx) and analysis diagnostics
+  std::vector<SramRow> sram;
+  bool succeeded = false;
+  std::string status;        // adapter status ("ok", "compile_error", ...), or "" when it wrote none
+  std::string program;       // program or entry compiled
+  std::string ptoas;         // "ran", "skipped" or "" (unknown)
+  std::string out_dir;       // display path of the output folder
+  double compile_seconds = 0;
+};
+
+// Everything a compile's result depends on, hashed: every file of pypto_src (or the program
+// file), the target's paths, platform, analysis options, adapter content, toolchain revision,
+// extension and ptoas, and the environment variables PyPTO reads.
+std::string compileCacheKey(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                            const CompileAnalysisOptions& analysis_options);
+
+// The entry for `key`; nullopt when absent, unreadable or from another schema.
+std::optional<CompileOutcome> loadCachedCompile(const std::filesystem::path& cache_root, const std::string& key);
+
+// Stores atomically; returns false (with `error`) when the entry could not be written.
+bool storeCachedCompile(const std::filesystem::path& cache_root, const std::string& key,
+                        const CompileOutcome& outcome, std::string& error);
+
+}  // namespace portcheck

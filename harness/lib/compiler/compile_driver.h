@@ -1,0 +1,69 @@
+#pragma once
+// The compile driver: runs the Python adapter (harness/adapter/, docs/compile-adapter.md) for one
+// program on one platform in a process of its own and collects what it left into a CompileRecord.
+// Failures of the process itself (timeout, crash, garbage, no result, partial output, a toolchain
+// that cannot import) become COMP9xx diagnostics here; the compiler's own output is analyzeCompile's.
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/compile_record.h"
+#include "core/platform.h"
+#include "toolchain/toolchain.h"
+
+namespace portcheck {
+
+// What to compile: a port's pypto_src, or one program file in pypto-lib's convention.
+struct CompileTarget {
+  std::string name;                                 // project name, or the program file's stem
+  std::filesystem::path source_root;                // absolute: pypto_src, or the program file's folder
+  std::optional<std::filesystem::path> program_file;  // absolute, for a single program file
+  std::string source_root_display;                  // workspace-relative
+  std::string display_file;                         // the file driver diagnostics point at ("" = none)
+};
+
+struct DriverSettings {
+  Toolchain toolchain;
+  std::filesystem::path workspace_root;
+  std::filesystem::path cache_root;                 // <workspace>/.port-check-cache or --cache-dir
+  std::chrono::milliseconds timeout{300'000};
+  std::map<std::string, std::string> environment;   // the environment the child's is derived from
+  std::filesystem::path adapter_script;             // from installAdapter()
+};
+
+// The adapter version; part of the cache key.
+inline constexpr const char* kAdapterVersion = "1";
+
+// Writes the embedded adapter under <cache_root>/adapter/<content hash>/ (atomically, once) and
+// returns the script's path; nullopt with `error` set when it cannot be written.
+std::optional<std::filesystem::path> installAdapter(const std::filesystem::path& cache_root, std::string& error);
+// Content hash of the embedded adapter files (part of the cache key).
+std::string adapterContentHash();
+
+// The environment the adapter runs in: `base` with PYTHONPATH=<pypto>/python, NO_COLOR=1,
+// PYTHONUNBUFFERED=1, PYTHONDONTWRITEBYTECODE=1, FORCE_COLOR and an invalid PTO_BACKTRACE removed.
+// PTOAS_ROOT, PATH and PYPTO_LOG_LEVEL pass through unchanged.
+std::map<std::string, std::string> adapterEnvironment(const std::map<std::string, std::string>& base,
+                                                      const Toolchain& toolchain);
+
+// Where a target's compile output and result file go: <cache_root>/compile/<name>-<hash>/<platform>/.
+std::filesystem::path compileWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target,
+                                     Platform platform);
+
+// Reads the adapter's result file. Returns false (and says why) when it is not valid result JSON.
+bool readAdapterResult(const std::string& text, AdapterResult& result, std::string& error);
+
+struct DriverOutcome {
+  CompileRecord record;
+  std::vector<Diagnostic> diagnostics;  // COMP9xx: what went wrong with the process or the port's structure
+  bool analyze = false;                 // the output is worth handing to analyzeCompile
+  bool cacheable = false;               // deterministic outcome (not a timeout, crash or tool failure)
+  double seconds = 0;
+};
+
+DriverOutcome runCompileProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings);
+
+}  // namespace portcheck

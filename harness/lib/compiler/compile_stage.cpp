@@ -1,0 +1,163 @@
+#include "compiler/compile_stage.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// A loose file is a program when its text defines a @pl.jit entry or a @pl.program class.
+bool definesProgram(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  return text.find("@pl.jit") != std::string::npos || text.find("@pl.program") != std::string::npos;
+}
+
+std::string plural(std::size_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+}  // namespace
+
+std::vector<CompileTarget> compileTargets(const Workspace& ws, const Targets& targets) {
+  std::vector<CompileTarget> out;
+  std::error_code ec;
+  for (const Project& p : targets.projects) {
+    if (!fs::is_directory(p.pypto_src, ec)) continue;  // PROJ001 reports it
+    CompileTarget t;
+    t.name = p.name;
+    t.source_root = p.pypto_src;
+    t.source_root_display = ws.relative(p.pypto_src);
+    if (fs::is_regular_file(p.pypto_src / "golden.py", ec)) t.display_file = ws.relative(p.pypto_src / "golden.py");
+    out.push_back(std::move(t));
+  }
+  for (const fs::path& f : targets.files) {
+    if (f.extension() != ".py" || !definesProgram(f)) continue;
+    CompileTarget t;
+    t.name = f.stem().string();
+    t.source_root = f.parent_path();
+    t.program_file = f;
+    t.source_root_display = ws.relative(f.parent_path());
+    t.display_file = ws.relative(f);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                           const CompileAnalysisOptions& analysis_options, bool& cacheable) {
+  DriverOutcome d = runCompileProcess(target, platform, settings);
+  CompileOutcome o;
+  o.diagnostics = std::move(d.diagnostics);
+  o.status = d.record.adapter.present ? d.record.adapter.status : "";
+  o.program = d.record.adapter.program;
+  if (auto it = d.record.adapter.extra.find("ptoas"); it != d.record.adapter.extra.end()) o.ptoas = it->second;
+  o.out_dir = d.record.out_dir_display;
+  o.compile_seconds = d.seconds;
+  if (d.analyze) {
+    CompileAnalysis a = analyzeCompile(d.record, platform, analysis_options);
+    o.succeeded = a.succeeded && o.diagnostics.empty() && o.status == "ok";
+    for (Diagnostic& diag : a.diagnostics) o.diagnostics.push_back(std::move(diag));
+    o.sram = std::move(a.sram);
+  }
+  for (SramRow& r : o.sram)
+    if (r.project.empty()) r.project = target.name;
+  cacheable = d.cacheable;
+  return o;
+}
+
+CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Platform platform,
+                                   DriverSettings settings, const CompileStageOptions& options) {
+  CompileStageResult result;
+  if (targets.empty()) {
+    result.detail = "no program to compile";
+    return result;
+  }
+  if (settings.adapter_script.empty()) {
+    std::string error;
+    auto script = installAdapter(settings.cache_root, error);
+    if (!script) {
+      result.diagnostics.push_back(makeDiagnostic("COMP909", "", 0, 0, "cannot install the compile adapter: " + error,
+                                                  "choose a writable --cache-dir"));
+      result.detail = "failed: " + error;
+      return result;
+    }
+    settings.adapter_script = *script;
+  }
+
+  std::vector<CompileOutcome> outcomes(targets.size());
+  std::vector<CompileTargetSummary> summaries(targets.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < targets.size(); i = next++) {
+      auto started = Clock::now();
+      const CompileTarget& t = targets[i];
+      CompileTargetSummary& s = summaries[i];
+      s.name = t.name;
+      std::string key = compileCacheKey(t, platform, settings, options.analysis);
+      std::optional<CompileOutcome> cached = options.use_cache ? loadCachedCompile(settings.cache_root, key)
+                                                               : std::nullopt;
+      if (cached) {
+        outcomes[i] = std::move(*cached);
+        s.cached = true;
+      } else {
+        bool cacheable = false;
+        outcomes[i] = compileOnce(t, platform, settings, options.analysis, cacheable);
+        std::string error;
+        if (cacheable && !storeCachedCompile(settings.cache_root, key, outcomes[i], error))
+          outcomes[i].diagnostics.push_back(makeDiagnostic(
+              "COMP909", "", 0, 0, t.name + ": the compile result was not cached: " + error,
+              "choose a writable --cache-dir"));
+      }
+      s.status = outcomes[i].status;
+      s.ptoas = outcomes[i].ptoas;
+      s.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    }
+  };
+  std::size_t jobs = options.jobs > 0 ? static_cast<std::size_t>(options.jobs)
+                                      : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min(jobs, targets.size());
+  if (jobs <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (std::size_t i = 0; i < jobs; ++i) pool.emplace_back(worker);
+    for (auto& th : pool) th.join();
+  }
+
+  std::size_t cached = 0, ok = 0, ptoas_ran = 0, ptoas_skipped = 0;
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    CompileOutcome& o = outcomes[i];
+    for (Diagnostic& d : o.diagnostics) result.diagnostics.push_back(std::move(d));
+    for (SramRow& r : o.sram) result.sram.push_back(std::move(r));
+    cached += summaries[i].cached;
+    ok += o.status == "ok";
+    ptoas_ran += o.ptoas == "ran";
+    ptoas_skipped += o.ptoas == "skipped";
+  }
+  result.targets = std::move(summaries);
+  std::string levels = ptoas_ran && !ptoas_skipped   ? "passes+ptoas"
+                       : ptoas_skipped && !ptoas_ran ? "passes (ptoas not found: kernels stop at .pto)"
+                       : ptoas_ran                   ? "passes, ptoas for some"
+                                                     : "passes";
+  result.detail = plural(targets.size(), "program") + " on " + std::string(toString(platform)) + ": " +
+                  std::to_string(ok) + " compiled, " + std::to_string(targets.size() - ok) + " failed" +
+                  (cached ? ", " + std::to_string(cached) + " replayed from cache" : "") + "; levels: " + levels +
+                  "; simulator not run";
+  return result;
+}
+
+}  // namespace portcheck
