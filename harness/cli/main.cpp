@@ -139,10 +139,10 @@ int main(int argc, char** argv) {
     if (*check) return runCheck(options, paths, io, compile_options);
     if (*compile) return runCompile(options, compile_options, paths, io);
     if (*rules) return runRules(options, rules_options, io);
-    if (*hook) return runHook(options, hook_options, io);
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);
     if (*skills_install) return runSkillsInstall(options, skills_options, io);
+    if (*hook) return runHook(options, hook_options, io);
     if (*report) return runReport(options, report_options, paths, io);
     std::cout << app.help();
     return kExitToolError;

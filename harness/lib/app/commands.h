@@ -39,6 +39,25 @@ int runVersion(const CommonOptions& options, const Io& io);
 // The rule reference as Markdown (docs/rules.md is generated from this).
 std::string rulesMarkdown();
 
+struct SkillsOptions {
+  std::string pack;     // pack root (skills/ + .claude-plugin/); default: the workspace root
+  std::string target;   // install: DIR, skills go to DIR/.claude/skills
+  bool force = false;   // install: replace locally edited skill files
+};
+// port-check skills check [PACK]: frontmatter, names, links, rule and template references, manifests,
+// changelog, and the release rule (changed skills bumped since the last skills-vX.Y.Z tag).
+int runSkillsCheck(const CommonOptions& options, const SkillsOptions& skills, const Io& io);
+// port-check skills install --target DIR [--force] [PACK]: idempotent install into DIR/.claude/skills.
+int runSkillsInstall(const CommonOptions& options, const SkillsOptions& skills, const Io& io);
+
+struct NewOptions {
+  std::string name;
+  std::string kind = "op";  // op | model
+  bool kernel = false;      // also copy the AUTO-mode C++ incore kernel template
+};
+// port-check new NAME [--kind op|model] [--kernel]: scaffold projects/NAME from templates/.
+int runNew(const CommonOptions& options, const NewOptions& create, const Io& io);
+
 struct HookOptions {
   std::vector<std::string> words;  // install | uninstall | run
   bool force = false;              // install: replace a foreign pre-commit hook (kept as a backup)
@@ -58,25 +77,6 @@ struct GitChangeOptions {
 // from git blobs (hook.paths select the files; PATHs narrow them). Exit 2 on any tool error.
 int runLintChanges(const CommonOptions& options, const GitChangeOptions& git, const std::vector<std::string>& paths,
                    const Io& io);
-
-struct SkillsOptions {
-  std::string pack;     // pack root (skills/ + .claude-plugin/); default: the workspace root
-  std::string target;   // install: DIR, skills go to DIR/.claude/skills
-  bool force = false;   // install: replace locally edited skill files
-};
-// port-check skills check [PACK]: frontmatter, names, links, rule and template references, manifests,
-// changelog, and the release rule (changed skills bumped since the last skills-vX.Y.Z tag).
-int runSkillsCheck(const CommonOptions& options, const SkillsOptions& skills, const Io& io);
-// port-check skills install --target DIR [--force] [PACK]: idempotent install into DIR/.claude/skills.
-int runSkillsInstall(const CommonOptions& options, const SkillsOptions& skills, const Io& io);
-
-struct NewOptions {
-  std::string name;
-  std::string kind = "op";  // op | model
-  bool kernel = false;      // also copy the AUTO-mode C++ incore kernel template
-};
-// port-check new NAME [--kind op|model] [--kernel]: scaffold projects/NAME from templates/.
-int runNew(const CommonOptions& options, const NewOptions& create, const Io& io);
 
 // Subcommands that exist in the interface but are not built yet: say so, exit 2.
 // Options of port-check report.

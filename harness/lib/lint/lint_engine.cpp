@@ -4,6 +4,7 @@
 #include <mutex>
 #include <thread>
 
+#include "dsl/dsl_model.h"
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
 #include "rules/catalogue.h"
@@ -49,11 +50,15 @@ void lintSources(const Project* project, std::vector<SourceFile> sources, const 
     }
   }
   if (!py.files.empty()) {
-    auto ds = lintPythonUnit(py, settings);
+    // One model per unit, shared by the DSL rules and the estimator stage (SRAM estimate MEM0xx and
+    // fusion / tiling advice FUSE); suppression comments then apply to both.
+    dsl::ProgramModel model = dsl::buildProgramModel(py.files);
+    std::vector<Diagnostic> ds;
+    lintPythonModel(py, model, settings, ds);
+    auto es = estimatePythonModel(py, model, settings, out.sram);
+    ds.insert(ds.end(), es.begin(), es.end());
+    applyPythonSuppressions(py, ds);
     out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
-    // The estimator stage: SRAM estimate (MEM) and fusion / tiling advice (FUSE) of the same unit.
-    auto es = estimatePythonUnit(py, settings, out.sram);
-    out.diagnostics.insert(out.diagnostics.end(), es.begin(), es.end());
   }
 }
 

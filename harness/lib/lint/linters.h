@@ -11,6 +11,10 @@
 
 namespace portcheck {
 
+namespace dsl {
+struct ProgramModel;
+}
+
 struct LintSettings {
   Platform platform = Platform::A2A3;
   const Config* config = nullptr;  // never null while linting
@@ -23,7 +27,15 @@ struct PythonUnit {
   std::vector<SourceFile> files;
 };
 
+// Builds the unit's DSL model, runs the DSL rules and applies the unit's suppression comments.
 std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings);
+// The DSL rules over a model built once by the caller (the lint engine shares it with the estimator);
+// suppressions are not applied here.
+void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, const LintSettings& settings,
+                     std::vector<Diagnostic>& out);
+// Applies `# port-check: ignore[...]` comments of the unit's files to `out` (any rule family) and
+// reports unknown (DSL002) and unused (DSL003) suppressions.
+void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& out);
 std::vector<Diagnostic> lintKernelFile(const SourceFile& file, const LintSettings& settings);
 
 }  // namespace portcheck

@@ -17,8 +17,13 @@ std::string sramProjectName(const PythonUnit& unit) {
 
 std::vector<Diagnostic> estimatePythonUnit(const PythonUnit& unit, const LintSettings& settings,
                                            std::vector<SramRow>& sram) {
-  std::vector<Diagnostic> out;
   dsl::ProgramModel model = dsl::buildProgramModel(unit.files);
+  return estimatePythonModel(unit, model, settings, sram);
+}
+
+std::vector<Diagnostic> estimatePythonModel(const PythonUnit& unit, const dsl::ProgramModel& model,
+                                            const LintSettings& settings, std::vector<SramRow>& sram) {
+  std::vector<Diagnostic> out;
   std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, settings.platform);
   SramCheckContext ctx{model, kernels, settings, unit.project};
   for (const auto& check : memChecks()) check->check(ctx, out);

@@ -18,5 +18,8 @@ std::string sramProjectName(const PythonUnit& unit);
 // MEM and FUSE findings of the unit; its SRAM rows (estimate filled) are appended to `sram`.
 std::vector<Diagnostic> estimatePythonUnit(const PythonUnit& unit, const LintSettings& settings,
                                            std::vector<SramRow>& sram);
+// The same over a model the caller already built (the lint engine builds one per unit).
+std::vector<Diagnostic> estimatePythonModel(const PythonUnit& unit, const dsl::ProgramModel& model,
+                                            const LintSettings& settings, std::vector<SramRow>& sram);
 
 }  // namespace portcheck

@@ -10,11 +10,9 @@
 
 namespace portcheck {
 
-namespace {
-
 // Applies the suppression comments of every file and reports the ones that name no rule or
-// silence nothing this linter reports.
-void applySuppressions(const PythonUnit& unit, std::vector<Diagnostic>& out) {
+// silence nothing the DSL rules report.
+void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& out) {
   std::vector<Diagnostic> extra;
   for (const SourceFile& f : unit.files) {
     Suppressions sup = parseSuppressions(f, "#");
@@ -39,11 +37,8 @@ void applySuppressions(const PythonUnit& unit, std::vector<Diagnostic>& out) {
   out.insert(out.end(), extra.begin(), extra.end());
 }
 
-}  // namespace
-
-std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings) {
-  std::vector<Diagnostic> out;
-  dsl::ProgramModel model = dsl::buildProgramModel(unit.files);
+void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, const LintSettings& settings,
+                     std::vector<Diagnostic>& out) {
   for (const dsl::FileModel& f : model.files) {
     if (!f.parsed) {
       out.push_back(makeDiagnostic("DSL001", f.path, 1, 1, "the file could not be parsed in time"));
@@ -56,7 +51,13 @@ std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSetting
   }
   DslCheckContext ctx{model, settings, unit.project};
   for (const auto& check : dslChecks()) check->check(ctx, out);
-  applySuppressions(unit, out);
+}
+
+std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings) {
+  std::vector<Diagnostic> out;
+  dsl::ProgramModel model = dsl::buildProgramModel(unit.files);
+  lintPythonModel(unit, model, settings, out);
+  applyPythonSuppressions(unit, out);
   return out;
 }
 
