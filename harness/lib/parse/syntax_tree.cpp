@@ -1,5 +1,8 @@
 #include "parse/syntax_tree.h"
 
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace portcheck {
@@ -50,7 +53,22 @@ TSNode SyntaxTree::firstError() const {
 }
 
 TSNode childByField(TSNode n, std::string_view field) {
-  return ts_node_child_by_field_name(n, field.data(), static_cast<uint32_t>(field.size()));
+  // ts_node_child_by_field_name scans the grammar's field names on every call; the model builder
+  // asks for fields millions of times, so resolve each name to its id once per thread and language.
+  thread_local const TSLanguage* cached_language = nullptr;
+  thread_local std::map<std::string, TSFieldId, std::less<>> ids;
+  const TSLanguage* language = ts_tree_language(n.tree);
+  if (language != cached_language) {
+    ids.clear();
+    cached_language = language;
+  }
+  auto it = ids.find(field);
+  if (it == ids.end())
+    it = ids.emplace(std::string(field), ts_language_field_id_for_name(language, field.data(),
+                                                                       static_cast<uint32_t>(field.size())))
+             .first;
+  if (it->second == 0) return TSNode{};  // no such field in this grammar
+  return ts_node_child_by_field_id(n, it->second);
 }
 
 }  // namespace portcheck
