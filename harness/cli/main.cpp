@@ -92,7 +92,6 @@ int main(int argc, char** argv) {
   auto* rules = common(app.add_subcommand("rules", "List the rules, or explain one"));
   rules->add_option("id", rules_options.id, "Rule ID to explain, e.g. PROJ001");
   rules->add_flag("--markdown", rules_options.markdown, "Print the rule reference as Markdown (docs/rules.md)");
-  std::vector<std::string> words;
   NewOptions new_options;
   auto* create = common(app.add_subcommand("new", "Scaffold projects/NAME from templates/"));
   create->add_option("name", new_options.name, "Project name (lower-case letters, digits, '_' and '-')")->required();
