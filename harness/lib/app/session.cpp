@@ -4,6 +4,7 @@
 #include <ostream>
 #include <system_error>
 
+#include "core/atomic_file.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -64,32 +65,6 @@ bool useColor(const CommonOptions& options, const Io& io) {
   return io.out_is_terminal;
 }
 
-// Writes `text` to `path` through a temporary file and a rename, so readers never see half a report.
-bool writeAtomically(const fs::path& path, const std::string& text, std::string& error) {
-  fs::path tmp = path;
-  tmp += ".tmp-port-check";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      error = "cannot write " + path.string();
-      return false;
-    }
-    out << text;
-    if (!out.flush()) {
-      error = "cannot write " + path.string();
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    error = "cannot write " + path.string() + ": " + ec.message();
-    return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
@@ -107,7 +82,7 @@ int emitAndExit(Report& report, const Session& session, const CommonOptions& opt
     fs::path p = fs::path(*options.output);
     if (!p.is_absolute()) p = options.cwd / p;
     std::string error;
-    if (!writeAtomically(p, text, error)) {
+    if (!writeFileAtomically(p, text, error)) {
       io.err << "port-check: error: " << error << "\n";
       return kExitToolError;
     }

@@ -1,5 +1,7 @@
 #include "compiler/compile_cache.h"
 
+#include "core/atomic_file.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -192,29 +194,7 @@ bool storeCachedCompile(const fs::path& cache_root, const std::string& key, cons
             {"sram", sram},           {"succeeded", o.succeeded}, {"status", o.status},
             {"program", o.program},   {"ptoas", o.ptoas},     {"out_dir", o.out_dir},
             {"compile_seconds", o.compile_seconds}};
-  fs::path path = entryPath(cache_root, key);
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  static std::atomic<unsigned> counter{0};
-  fs::path tmp = path;
-  tmp += ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << j.dump(1) << "\n";
-    if (!out.flush()) {
-      error = "cannot write " + tmp.string();
-      out.close();
-      fs::remove(tmp, ec);
-      return false;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    error = "cannot write " + path.string() + ": " + ec.message();
-    fs::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(entryPath(cache_root, key), j.dump(1) + "\n", error, /*create_parents=*/true);
 }
 
 }  // namespace portcheck

@@ -4,6 +4,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "core/text.h"
 #include "rules/catalogue.h"
 
@@ -38,27 +39,6 @@ std::string manifestText(const InstallRequest& r, const std::map<std::string, st
   j["files"] = nlohmann::ordered_json::object();
   for (const auto& [k, v] : files) j["files"][k] = v;
   return j.dump(2) + "\n";
-}
-
-bool writeFile(const fs::path& path, const std::string& bytes, std::string& error) {
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  fs::path tmp = path;
-  tmp += ".tmp-port-check";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!(out << bytes) || !out.flush()) {
-      error = "cannot write " + path.string();
-      return false;
-    }
-  }
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    error = "cannot write " + path.string() + ": " + ec.message();
-    return false;
-  }
-  return true;
 }
 
 // Removes now-empty folders from `dir` up to (not including) `stop`.
@@ -133,7 +113,7 @@ InstallOutcome installSkills(const Workspace& ws, const InstallRequest& r) {
   for (const Action& a : actions) {
     fs::path p = dest / a.rel;
     if (a.bytes) {
-      if (!writeFile(p, *a.bytes, out.error)) return out;
+      if (!writeFileAtomically(p, *a.bytes, out.error, /*create_parents=*/true)) return out;
       out.written.push_back(a.rel);
     } else {
       std::error_code ec;
@@ -148,7 +128,7 @@ InstallOutcome installSkills(const Workspace& ws, const InstallRequest& r) {
   }
   std::string text = manifestText(r, recorded);
   auto existing = readWholeFile(manifest_path);
-  if (!existing || *existing != text) writeFile(manifest_path, text, out.error);
+  if (!existing || *existing != text) writeFileAtomically(manifest_path, text, out.error, /*create_parents=*/true);
   return out;
 }
 
