@@ -23,6 +23,18 @@ std::int64_t tileBytes(const std::vector<sram::KernelEstimate>& ks, const Task& 
   return b;
 }
 
+// The estimate of one space of a (fused or merged) kernel: its tiles packed as the allocator does.
+sram::SpaceEstimate packedSpace(std::string_view space, std::vector<sram::Interval> tiles, Platform platform) {
+  sram::SpaceEstimate e;
+  e.space = std::string(space);
+  e.capacity = capacityBytes(platform, space);
+  sram::Packing pk = sram::pack(tiles);
+  e.hwm = pk.hwm;
+  e.buffers = pk.buffers;
+  e.tiles = std::move(tiles);
+  return e;
+}
+
 }  // namespace
 
 std::vector<sram::SpaceEstimate> fusedEstimate(const std::vector<sram::KernelEstimate>& kernels, const Task& producer,
@@ -56,14 +68,7 @@ std::vector<sram::SpaceEstimate> fusedEstimate(const std::vector<sram::KernelEst
           iv.last = std::max(iv.last, handoff_last);
         ivs.push_back(iv);
       }
-    sram::SpaceEstimate e;
-    e.space = std::string(sn);
-    e.capacity = capacityBytes(platform, sn);
-    sram::Packing pk = sram::pack(ivs);
-    e.hwm = pk.hwm;
-    e.buffers = pk.buffers;
-    e.tiles = std::move(ivs);
-    out.push_back(std::move(e));
+    out.push_back(packedSpace(sn, std::move(ivs), platform));
   }
   return out;
 }
@@ -90,14 +95,7 @@ std::vector<sram::SpaceEstimate> mergedEstimate(const std::vector<sram::KernelEs
       shift = next;
     }
     if (ivs.empty()) continue;
-    sram::SpaceEstimate e;
-    e.space = std::string(sn);
-    e.capacity = capacityBytes(platform, sn);
-    sram::Packing pk = sram::pack(ivs);
-    e.hwm = pk.hwm;
-    e.buffers = pk.buffers;
-    e.tiles = std::move(ivs);
-    out.push_back(std::move(e));
+    out.push_back(packedSpace(sn, std::move(ivs), platform));
   }
   return out;
 }
