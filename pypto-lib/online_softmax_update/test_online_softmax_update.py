@@ -1,0 +1,123 @@
+"""Tests of pypto-lib/online_softmax_update: the online-softmax recurrence and its golden.
+
+Plain torch, no PyPTO build needed; exit status 77 (skipped) when torch is missing.
+Run: python3 pypto-lib/online_softmax_update/test_online_softmax_update.py
+"""
+import collections
+import importlib.util
+import pathlib
+import sys
+import types
+import unittest
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - depends on the machine
+    print("SKIP: torch is not installed")
+    raise SystemExit(77)
+
+HERE = pathlib.Path(__file__).resolve().parent
+BLOCK = "online_softmax_update"
+
+
+def _load_block():
+    """Import the block with stand-ins for pypto.language and pypto-lib's golden package.
+
+    The golden math is plain torch; the stand-ins only let the module's decorators, annotations
+    and `from golden import TensorSpec` evaluate without a PyPTO build.
+    """
+
+    class _Any:
+        def __getattr__(self, name):
+            return self
+
+        def __getitem__(self, key):
+            return self
+
+        def __call__(self, *args, **kwargs):
+            if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], _Any):
+                return args[0]
+            return self
+
+    pypto = types.ModuleType("pypto")
+    language = types.ModuleType("pypto.language")
+    language.__getattr__ = lambda name: _Any()
+    pypto.language = language
+    golden = types.ModuleType("golden")
+    golden.TensorSpec = collections.namedtuple(
+        "TensorSpec", ["name", "shape", "dtype", "init_value", "is_output"], defaults=[None, False]
+    )
+    saved = {k: sys.modules.get(k) for k in ("pypto", "pypto.language")}
+    sys.modules.update({"pypto": pypto, "pypto.language": language})
+    sys.modules.setdefault("golden", golden)  # build_tensor_specs imports it when called
+    try:
+        spec = importlib.util.spec_from_file_location(f"_block_{BLOCK}", HERE / f"{BLOCK}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+
+B = _load_block()
+
+
+def _spec_tensors():
+    return {s.name: (s.init_value() if s.init_value else torch.zeros(s.shape, dtype=s.dtype)) for s in B.build_tensor_specs()}
+
+
+class RecurrenceTest(unittest.TestCase):
+    def test_merging_block_partials_equals_two_pass_softmax(self):
+        s, v = B._scores_and_values()
+        merged = B.merge_reference(*B.block_partials(s, v))
+        expected = torch.softmax(s.double(), dim=-1) @ v.double()
+        self.assertLess((merged.double() - expected).abs().max().item(), 1e-5)
+
+    def test_one_block_needs_no_first_flag(self):
+        s, v = B._scores_and_values()
+        m, l, o = B.block_partials(s[:, : B.KV_BLOCK], v[: B.KV_BLOCK])
+        merged = B.merge_reference(m, l, o)
+        self.assertTrue(torch.allclose(merged, o / l[0][:, None], rtol=1e-6, atol=1e-7))
+
+    def test_running_max_changes_mid_sequence(self):
+        # The inputs must exercise the rescale: the last block's max exceeds the first's.
+        m, _, _ = B.block_partials(*B._scores_and_values())
+        self.assertGreater((m[-1] > m[0]).float().mean().item(), 0.9)
+
+    def test_skipping_the_rescale_fails_the_golden_tolerance(self):
+        s, v = B._scores_and_values()
+        m, l, o = B.block_partials(s, v)
+        rows = m.shape[1]
+        wrong = sum(o[j * rows:(j + 1) * rows] for j in range(m.shape[0])) / l.sum(dim=0)[:, None]
+        expected = torch.softmax(s, dim=-1) @ v
+        self.assertFalse(torch.allclose(wrong, expected, rtol=B.RTOL, atol=B.ATOL))
+
+
+class GoldenTest(unittest.TestCase):
+    def test_specs_follow_the_entry_parameters(self):
+        specs = B.build_tensor_specs()
+        self.assertEqual([s.name for s in specs], ["m_blocks", "l_blocks", "o_blocks", "out"])
+        self.assertEqual([s.name for s in specs if s.is_output], ["out"])
+        for s in specs:
+            if s.init_value:
+                self.assertEqual(list(s.init_value().shape), s.shape, s.name)
+
+    def test_golden_matches_the_recurrence_within_its_tolerance(self):
+        tensors = _spec_tensors()
+        B.golden_online_softmax_update_chain(tensors)
+        merged = B.merge_reference(tensors["m_blocks"], tensors["l_blocks"], tensors["o_blocks"])
+        self.assertTrue(torch.allclose(merged.to(torch.bfloat16).float(), tensors["out"].float(), rtol=B.RTOL, atol=B.ATOL))
+
+    def test_an_unwritten_output_fails(self):
+        tensors = _spec_tensors()
+        B.golden_online_softmax_update_chain(tensors)
+        self.assertGreater(tensors["out"].float().abs().max().item(), 10 * B.ATOL)
+        self.assertFalse(torch.allclose(torch.zeros_like(tensors["out"]).float(), tensors["out"].float(), rtol=B.RTOL, atol=B.ATOL))
+
+
+if __name__ == "__main__":
+    unittest.main()
