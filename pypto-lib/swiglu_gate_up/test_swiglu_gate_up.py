@@ -5,6 +5,7 @@ golden's tolerances.
 Plain torch, no PyPTO build needed; exit status 77 (skipped) when torch is missing.
 Run: python3 pypto-lib/swiglu_gate_up/test_swiglu_gate_up.py
 """
+import functools
 import importlib.util
 import pathlib
 import sys
@@ -64,6 +65,15 @@ def load_block(name):
 B = load_block("swiglu_gate_up")
 
 
+@functools.lru_cache(maxsize=1)
+def products():
+    """(h reference, gate, up) in FP32, computed once for all tests."""
+    x, w_gate, w_up = B._inputs()
+    gate = x.float() @ w_gate.float().t()
+    up = x.float() @ w_up.float().t()
+    return B.swiglu_gate_up_reference(x, w_gate, w_up), gate, up
+
+
 def epilogue(gate, up):
     """The kernel's vector epilogue in FP32: neg, exp, +1, recip, mul, mul, BF16 (nearest even)."""
     sigmoid = 1.0 / (torch.exp(-gate) + 1.0)
@@ -77,13 +87,12 @@ def passes(actual, expected):
 class SwigluGateUpTest(unittest.TestCase):
     def setUp(self):
         self.x, self.w_gate, self.w_up = B._inputs()
-        self.h = B.swiglu_gate_up_reference(self.x, self.w_gate, self.w_up)
+        self.h, self.gate, self.up = products()
 
     def test_reference_is_the_llama_mlp_activation(self):
         lin = torch.nn.functional.linear
         gate = lin(self.x.float(), self.w_gate.float())
-        up = lin(self.x.float(), self.w_up.float())
-        self.assertTrue(passes(self.h, gate * torch.sigmoid(gate) * up))
+        self.assertTrue(passes(self.h, gate * torch.sigmoid(gate) * self.up))
 
     def test_epilogue_formulation_is_silu_including_where_exp_overflows(self):
         g = torch.tensor([[-1000.0, -100.0, -88.0, -20.0, -1.0, 0.0, 1e-6, 1.0, 20.0, 100.0, 1000.0]])
@@ -102,13 +111,11 @@ class SwigluGateUpTest(unittest.TestCase):
         self.assertTrue(passes(epilogue(gate, up), self.h))
 
     def test_gate_spans_the_nonlinear_range_of_silu(self):
-        gate = self.x.float() @ self.w_gate.float().t()
-        self.assertGreater((gate < -2).float().mean().item(), 0.1)
-        self.assertGreater((gate > 2).float().mean().item(), 0.1)
+        self.assertGreater((self.gate < -2).float().mean().item(), 0.1)
+        self.assertGreater((self.gate > 2).float().mean().item(), 0.1)
 
     def test_tolerance_catches_real_mistakes(self):
-        gate = self.x.float() @ self.w_gate.float().t()
-        up = self.x.float() @ self.w_up.float().t()
+        gate, up = self.gate, self.up
         self.assertFalse(passes(gate * up, self.h))                                  # no sigmoid
         self.assertFalse(passes(up * torch.sigmoid(up) * gate, self.h))              # gate / up swapped
         skipped = self.x.float().clone()
