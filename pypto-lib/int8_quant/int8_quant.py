@@ -13,6 +13,9 @@ token and head). Scales are written in row layout [1, ROWS] (one contiguous run 
 The FP32 -> INT8 conversion goes FP32 -> INT32 (rint: round half to even) -> FP16 (exact for
 |v| <= 127) -> INT8 (trunc, exact): the vector unit has no direct FP32 -> INT8 cast.
 
+SRAM (compiler): Vec 98560 B, 52.3 % of a2a3 (40.1 % of a5): x, |x|, the reduction scratch and
+the INT32 values are [64, 128] x 4 B each; the FP16 and INT8 copies are smaller.
+
 One @pl.jit.incore kernel on an AIV core, used by projects/lightning_indexer_prolog; the entry
 `int8_quant_rows_block` is this block's own test program.
 """
