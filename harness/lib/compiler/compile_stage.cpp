@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/file_lock.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -108,6 +109,10 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       CompileTargetSummary& s = summaries[i];
       s.name = t.name;
       std::string key = compileCacheKey(t, platform, settings, options.analysis);
+      // One compile of a program per platform at a time across processes: the driver clears the
+      // program's output folder first, and a second port-check waiting here then replays the cache.
+      fs::path work = compileWorkDir(settings.cache_root, t, platform);
+      FileLock lock(work.parent_path() / (work.filename().string() + ".lock"));
       std::optional<CompileOutcome> cached = options.use_cache ? loadCachedCompile(settings.cache_root, key)
                                                                : std::nullopt;
       if (cached) {

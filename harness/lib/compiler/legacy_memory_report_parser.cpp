@@ -23,8 +23,10 @@ std::optional<Size> parseSize(const std::string& cell) {
   std::string c = trimCopy(cell);
   if (!std::regex_match(c, m, kSize)) return std::nullopt;
   Size s;
-  s.value = std::stod(m[1].str());
+  s.value = std::strtod(m[1].str().c_str(), nullptr);  // no exception on a 400-digit figure
   s.unit = m[2].str() == "B" ? 1 : m[2].str() == "KB" ? 1024 : 1024 * 1024;
+  // No on-chip figure comes near a terabyte; refusing larger ones keeps the integer bounds in range.
+  if (!(s.value * static_cast<double>(s.unit) < 1e12)) return std::nullopt;
   return s;
 }
 
@@ -49,7 +51,7 @@ std::optional<LegacyMemoryReport> parseLegacyMemoryReport(const std::string& tex
       continue;
     }
     if (startsWith(l, "Functions: ") && l.size() < 1024 && std::regex_match(l, m, kFunctions)) {
-      r.functions_declared = std::stoi(m[1].str());
+      r.functions_declared = m[1].length() < 9 ? std::stoi(m[1].str()) : 0;  // stoi throws past INT_MAX
       r.function_kind = trimCopy(m[2].str());
       continue;
     }

@@ -44,13 +44,15 @@ std::string sanitizeUtf8(std::string_view s) {
   return out;
 }
 
-bool isValidUtf8(std::string_view s) {
+bool isValidUtf8(std::string_view s) { return firstInvalidUtf8(s) == std::string_view::npos; }
+
+std::size_t firstInvalidUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     std::size_t n = validSequenceLength(s, i);
-    if (n == 0) return false;
+    if (n == 0) return i;
     i += n;
   }
-  return true;
+  return std::string_view::npos;
 }
 
 int codePointCount(std::string_view s) {

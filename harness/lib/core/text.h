@@ -9,6 +9,8 @@ namespace portcheck {
 // Replaces every invalid UTF-8 sequence with U+FFFD, so no emitter ever throws on compiler bytes.
 std::string sanitizeUtf8(std::string_view text);
 bool isValidUtf8(std::string_view text);
+// Byte offset of the first invalid UTF-8 sequence, or std::string_view::npos when the text is valid.
+std::size_t firstInvalidUtf8(std::string_view text);
 
 // Number of Unicode code points in a UTF-8 byte range (invalid bytes count one each).
 int codePointCount(std::string_view text);

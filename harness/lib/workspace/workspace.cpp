@@ -91,7 +91,11 @@ Targets collectTargets(const Workspace& ws, const fs::path& cwd, const std::vect
     p = p.lexically_normal();
     if (!p.has_filename()) p = p.parent_path();
     if (!fs::exists(p, ec)) {
-      Diagnostic d = makeDiagnostic("TOOL001", "", 0, 0, "input path '" + arg + "' does not exist");
+      // A link that resolves to nothing is there but cannot be followed: say so rather than "does not exist".
+      bool link = fs::is_symlink(fs::symlink_status(p, ec));
+      Diagnostic d = makeDiagnostic("TOOL001", "", 0, 0,
+                                    "input path '" + arg + (link ? "' is a symbolic link that cannot be resolved (dangling or a loop)"
+                                                                 : "' does not exist"));
       t.problems.push_back(std::move(d));
       continue;
     }

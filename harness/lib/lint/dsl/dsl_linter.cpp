@@ -2,8 +2,12 @@
 // cross-file resolution), reports syntax errors (DSL001), runs the DSL checks over the model (also
 // over the parts of a file that parse around a syntax error) and honours `# port-check: ignore[...]`
 // comments, reporting unknown (DSL002) and unused (DSL003) suppressions.
+#include <algorithm>
+#include <optional>
+
 #include "dsl/dsl_model.h"
 #include "lint/dsl/dsl_check.h"
+#include "lint/dsl/source_limits.h"
 #include "lint/linters.h"
 #include "lint/suppression.h"
 #include "rules/catalogue.h"
@@ -40,6 +44,12 @@ void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& ou
 void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, const LintSettings& settings,
                      std::vector<Diagnostic>& out) {
   for (const dsl::FileModel& f : model.files) {
+    auto src = std::find_if(unit.files.begin(), unit.files.end(), [&](const SourceFile& s) { return s.path == f.path; });
+    if (src != unit.files.end())
+      if (std::optional<Diagnostic> d = pythonSourceLimitProblem(*src)) {  // CPython stops before parsing
+        out.push_back(std::move(*d));
+        continue;
+      }
     if (!f.parsed) {
       out.push_back(makeDiagnostic("DSL001", f.path, 1, 1, "the file could not be parsed in time"));
       continue;

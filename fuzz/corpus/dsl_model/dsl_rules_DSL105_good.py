@@ -1,0 +1,17 @@
+import pypto.language as pl
+
+ROWS = 64
+COLS = 128
+
+
+@pl.jit
+def repeat_exp(
+    a: pl.Tensor[[ROWS, COLS], pl.FP32],
+    c: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [ROWS, COLS])
+        for _ in pl.range(3):
+            t = pl.exp(t)
+        pl.store(t, [0, 0], c)
+    return c

@@ -1,0 +1,24 @@
+import pypto.language as pl
+
+
+@pl.program
+class Halve:
+    @pl.function(type=pl.FunctionType.InCore)
+    def halve_tile(
+        self,
+        x: pl.Tensor[[64, 128], pl.FP32],
+        y: pl.Out[pl.Tensor[[64, 128], pl.FP32]],
+    ) -> pl.Tensor[[64, 128], pl.FP32]:
+        t = pl.load(x, [0, 0], [64, 128])
+        h = pl.mul(t, 0.5)
+        out = pl.store(h, [0, 0], y)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def halve(
+        self,
+        x: pl.Tensor[[64, 128], pl.FP32],
+        y: pl.Out[pl.Tensor[[64, 128], pl.FP32]],
+    ) -> pl.Tensor[[64, 128], pl.FP32]:
+        y = self.halve_tile(x, y)
+        return y

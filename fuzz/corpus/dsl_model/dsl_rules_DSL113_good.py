@@ -1,0 +1,15 @@
+import pypto.language as pl
+
+ROWS = 64
+COLS = 128
+
+
+@pl.jit
+def add_jit(
+    a: pl.Tensor[[ROWS, COLS], pl.FP32],
+    c: pl.Out[pl.Tensor[[ROWS, COLS], pl.FP32]],
+):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(a, [0, 0], [ROWS, COLS])
+        pl.store(pl.add(t, t), [0, 0], c)
+    return c

@@ -1,0 +1,5 @@
+#include <pto/common/constants.hpp>
+#include <pto/pto-inst.hpp>
+using namespace pto;
+
+AICORE void k() {}

@@ -1,0 +1,122 @@
+#include "lint/dsl/source_limits.h"
+
+#include <cctype>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/text.h"
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+namespace {
+
+bool declaresEncoding(const SourceFile& f) {
+  for (int line : {1, 2}) {  // PEP 263: `# ... coding[:=] <name>` on line 1 or 2
+    std::string_view t = trim(f.lineText(line));
+    std::size_t at = t.find("coding");
+    if (startsWith(t, "#") && at != std::string_view::npos && at + 6 < t.size() && (t[at + 6] == ':' || t[at + 6] == '='))
+      return true;
+  }
+  return false;
+}
+
+Diagnostic problemAt(const SourceFile& f, std::size_t byte, std::string message, std::string hint) {
+  auto [line, col] = f.position(byte);
+  return makeDiagnostic("DSL001", f.path, line, col, std::move(message), std::move(hint));
+}
+
+// One past the end of the string literal whose opening quote is at `i` (or the end of its line when
+// it is not closed; tree-sitter reports that one). A backslash always takes the next character, as in
+// CPython's tokenizer, raw strings included.
+std::size_t skipString(const std::string& t, std::size_t i) {
+  const char q = t[i];
+  const bool triple = i + 2 < t.size() && t[i + 1] == q && t[i + 2] == q;
+  i += triple ? 3 : 1;
+  while (i < t.size()) {
+    char c = t[i];
+    if (c == '\\') {
+      i += 2;
+      continue;
+    }
+    if (!triple && c == '\n') return i;
+    if (c == q && (!triple || (i + 2 < t.size() && t[i + 1] == q && t[i + 2] == q))) return i + (triple ? 3 : 1);
+    ++i;
+  }
+  return t.size();
+}
+
+bool isNameByte(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return u >= 0x80 || std::isalnum(u) || c == '_';
+}
+
+}  // namespace
+
+std::optional<Diagnostic> pythonSourceLimitProblem(const SourceFile& f) {
+  const std::string& t = f.text;
+  std::size_t bad = firstInvalidUtf8(t);
+  if (bad != std::string_view::npos && !declaresEncoding(f)) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(t[bad]));
+    return problemAt(f, bad, std::string("the file is not valid UTF-8 (byte ") + byte + "), so Python cannot read it",
+                     "save the file as UTF-8, or declare its encoding on line 1 (# -*- coding: latin-1 -*-)");
+  }
+  int depth = 0;
+  std::vector<int> indents{0};
+  bool line_start = true;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    if (line_start) {
+      line_start = false;
+      if (depth == 0) {  // a logical line starts: measure its indentation as the tokenizer does
+        int col = 0;
+        std::size_t j = i;
+        for (; j < t.size() && (t[j] == ' ' || t[j] == '\t' || t[j] == '\f'); ++j)
+          col = t[j] == ' ' ? col + 1 : t[j] == '\t' ? (col / 8 + 1) * 8 : 0;
+        bool blank = j >= t.size() || t[j] == '\n' || t[j] == '\r' || t[j] == '#';
+        if (!blank) {
+          if (col > indents.back()) {
+            indents.push_back(col);
+            if (static_cast<int>(indents.size()) - 1 > kPythonMaxIndentLevels)
+              return problemAt(f, j,
+                               "too many levels of indentation (Python allows " +
+                                   std::to_string(kPythonMaxIndentLevels) + ")",
+                               "move the inner blocks into a helper function");
+          } else {
+            while (indents.size() > 1 && col < indents.back()) indents.pop_back();
+          }
+        }
+        i = j;
+        continue;
+      }
+    }
+    char c = t[i];
+    if (c == '#') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '\n') {
+      line_start = true;
+      ++i;
+    } else if (c == '\\' && i + 1 < t.size() && (t[i + 1] == '\n' || t[i + 1] == '\r')) {
+      i += t[i + 1] == '\r' && i + 2 < t.size() && t[i + 2] == '\n' ? 3 : 2;  // explicit line join
+    } else if (c == '"' || c == '\'') {
+      i = skipString(t, i);
+    } else if (isNameByte(c)) {
+      while (i < t.size() && isNameByte(t[i])) ++i;  // a name or a string prefix (r, b, f, rb, ...)
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (depth >= kPythonMaxBracketNesting)
+        return problemAt(f, i,
+                         "too many nested parentheses (Python allows " + std::to_string(kPythonMaxBracketNesting) + ")",
+                         "split the expression with intermediate variables");
+      ++depth;
+      ++i;
+    } else {
+      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      ++i;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace portcheck

@@ -1,0 +1,20 @@
+#pragma once
+// What CPython refuses while reading a source file, before any parsing: bytes that do not decode as
+// UTF-8 (PEP 263), brackets nested deeper than its tokenizer allows, indentation deeper than it allows.
+// tree-sitter accepts all three, so without these checks such a file would lint clean and then fail
+// the compile's import.
+#include <optional>
+
+#include "core/diagnostic.h"
+#include "core/source_file.h"
+
+namespace portcheck {
+
+// CPython's tokenizer limits (Parser/tokenizer.h: MAXLEVEL, MAXINDENT).
+inline constexpr int kPythonMaxBracketNesting = 200;
+inline constexpr int kPythonMaxIndentLevels = 99;
+
+// DSL001 for the first of these problems in `file`, nullopt when CPython can read it.
+std::optional<Diagnostic> pythonSourceLimitProblem(const SourceFile& file);
+
+}  // namespace portcheck

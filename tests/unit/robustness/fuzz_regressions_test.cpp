@@ -1,0 +1,36 @@
+// Bugs fuzzing found (fuzz/, docs/robustness.md), each pinned with the smallest input that showed it
+// and the behaviour after the fix. The raw inputs that found them are in tests/fixtures/fuzz/<target>/
+// and are replayed by FuzzCorpus.* in every build.
+#include <gtest/gtest.h>
+
+#include "compiler/legacy_memory_report_parser.h"
+
+namespace portcheck {
+namespace {
+
+const std::string kLegacyHead = "=== Memory Usage Report ===\nPass: AllocateMemoryAddr\nBackend: 910B_PTO\n";
+
+// legacy_memory_report: std::stoi threw std::out_of_range on a function count past INT_MAX.
+TEST(FuzzRegression, LegacyReportWithAHugeFunctionCountIsRead) {
+  auto r = parseLegacyMemoryReport(kLegacyHead + "Functions: 64444444444444444444444 InCore\n");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->functions_declared, 0);
+  EXPECT_EQ(r->function_kind, "InCore");
+}
+
+// legacy_memory_report: a size of 1e19 KB overflowed the int64 byte bounds (UBSan: signed overflow),
+// and a 400-digit figure made std::stod throw.
+TEST(FuzzRegression, LegacyReportRowsWithAbsurdSizesAreSkipped) {
+  auto r = parseLegacyMemoryReport(kLegacyHead +
+                                   "--- f ---\n"
+                                   "  Vec | 9999999999999999999.0 KB | 192.0 KB | 76.0% | 7\n"
+                                   "  Mat | " + std::string(400, '9') + " B | 512.0 KB | 1.0% | 1\n"
+                                   "  Acc | 48.0 KB | 128.0 KB | 37.5% | 2\n");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->rows.size(), 1u);
+  EXPECT_EQ(r->rows[0].space, "Acc");
+  EXPECT_EQ(r->rows[0].used_bytes, 49152);
+}
+
+}  // namespace
+}  // namespace portcheck
