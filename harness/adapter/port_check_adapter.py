@@ -6,7 +6,10 @@ golden.py provides, which program is compiled, the result file) is docs/compile-
 
 Usage:
     python3 -B port_check_adapter.py (--project DIR | --program-file FILE) --platform a2a3sim
-        --out-dir DIR --result FILE [--entry NAME]
+        --out-dir DIR --result FILE [--entry NAME] [--mode compile|run] [--seed N]
+
+--mode run also executes the program on the simulator and compares its outputs with golden.py
+(port_check_run.py, docs/run-stage.md).
 
 It never lets an exception escape: every failure, including SystemExit, KeyboardInterrupt and the
 parser errors PyPTO renders through its sys.excepthook, ends up in the result file (and, printed
@@ -443,6 +446,13 @@ def run(options, result: dict) -> int:
     result["program"] = name
     result["kind"] = kind
 
+    if options.mode == "run":  # simulator run + golden comparison: port_check_run.py, docs/run-stage.md
+        import port_check_run  # noqa: PLC0415
+
+        helpers = {"torch_dtype": torch_dtype, "scalar_value": scalar_value, "compile_program": compile_program,
+                   "ptoas_binary": ptoas_binary}
+        return port_check_run.execute(options, result, name, obj, kind, spec_module, helpers)
+
     args = None
     if kind == "jit":
         result["phase"] = "specs"
@@ -467,6 +477,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out-dir", required=True)
     parser.add_argument("--result", required=True)
     parser.add_argument("--entry", default=None)
+    parser.add_argument("--mode", choices=("compile", "run"), default="compile",
+                        help="compile only, or also run on the simulator and compare with the golden")
+    parser.add_argument("--seed", type=int, default=0, help="run mode: seed of every random generator")
     options = parser.parse_args(argv)
     options.platform = PLATFORMS[options.platform]
 
@@ -479,6 +492,7 @@ def main(argv: list[str]) -> int:
         "python": sys.version.split()[0],
         "output_dir": options.out_dir,
         "program": "",
+        "mode": options.mode,
     }
     code = 3
     try:

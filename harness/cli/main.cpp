@@ -71,11 +71,14 @@ int main(int argc, char** argv) {
   check->add_option("paths", paths, "Projects, projects/, pypto-lib/ or files")->required();
   auto* compile = common(app.add_subcommand("compile", "Compile ports with the real PyPTO compiler and read its output"));
   compile->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
+  auto* run = common(app.add_subcommand("run", "Compile, run on the simulator and compare every output with the golden"));
+  run->add_option("paths", paths, "Projects, projects/ or program files");
   CompileOptions compile_options;
-  for (CLI::App* sub : {check, compile}) {
+  check->add_flag("--run", compile_options.run, "Also run on the simulator and compare with the golden (docs/run-stage.md)");
+  for (CLI::App* sub : {check, compile, run}) {
     sub->add_option("--timeout", compile_options.timeout_seconds,
-                    "Seconds one compile may take before its process group is killed (default: config "
-                    "compile.timeout, else 300)")
+                    "Seconds one compile (and one simulator run) may take before its process group is killed "
+                    "(default: config compile.timeout, else 300; runs: run.timeout, else 600)")
         ->check(CLI::Range(1, 86400));
     sub->add_option("--cache-dir", compile_options.cache_dir,
                     "Compile cache and output folders (default: <workspace>/.port-check-cache)");
@@ -137,6 +140,7 @@ int main(int argc, char** argv) {
     if (*lint) return runLint(options, paths, io);
     if (*check) return runCheck(options, paths, io, compile_options);
     if (*compile) return runCompile(options, compile_options, paths, io);
+    if (*run) return runRun(options, compile_options, paths, io);
     if (*rules) return runRules(options, rules_options, io);
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);

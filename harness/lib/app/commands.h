@@ -15,9 +15,11 @@ struct CompileOptions {
   std::optional<int> timeout_seconds;  // --timeout; config "compile.timeout"; else 300
   std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
   bool no_cache = false;                 // --no-cache: always compile (the result is still stored)
+  bool run = false;                      // check --run: also the run stage (docs/run-stage.md)
 };
 
-// port-check check PATH...: every stage that can run (lint, then compile when the toolchain is found).
+// port-check check PATH...: every stage that can run (lint, then compile when the toolchain is found;
+// with compile.run also the simulator run).
 int runCheck(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io,
              const CompileOptions& compile = {});
 
@@ -25,6 +27,11 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
 // (docs/compile-adapter.md): compiler findings, SRAM table; COMP9xx when the compile itself fails.
 int runCompile(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
                const Io& io);
+
+// port-check run PATH...: compile (cache) and run each port on the simulator matching --platform,
+// comparing every output with golden.py (docs/run-stage.md): GOLD findings and per-output figures.
+int runRun(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
+           const Io& io);
 
 struct RulesOptions {
   std::string id;         // explain one rule

@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/run_stage_runner.h"
 #include "clangcheck/kernel_compile.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
@@ -58,7 +59,9 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
   lintInto(report, session, options, targets);
   kernelCompileInto(report, session, options, io);
   // The compile stage runs when the toolchain is found; otherwise TOOL003 says why it was skipped.
-  compileInto(report, session, options, compile, targets, io, /*required=*/false);
+  // --run adds the simulator run, which compiles first itself.
+  if (compile.run) runInto(report, session, options, compile, targets, io, /*required=*/false);
+  else compileInto(report, session, options, compile, targets, io, /*required=*/false);
   report.run.seconds = secondsSince(start);
   return emitAndExit(report, session, options, io);
 }

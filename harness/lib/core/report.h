@@ -31,6 +31,46 @@ struct SramRow {
   std::vector<SramTile> largest;  // largest tiles first
 };
 
+// One output tensor of a simulator run compared with the golden (docs/run-stage.md). Comparison
+// follows torch.allclose: an element is out of tolerance when |actual - expected| > atol + rtol *
+// |expected|, or when either is NaN.
+struct GoldenOutput {
+  std::string name;
+  std::string verdict;                 // pass, mismatch, never_written, shape_mismatch, not_a_tensor
+  bool passed = false;
+  std::string dtype;                   // of the actual tensor, e.g. "float32"
+  std::vector<std::int64_t> shape;     // actual
+  std::vector<std::int64_t> expected_shape;
+  std::int64_t elements = 0;
+  std::int64_t mismatches = 0;         // elements out of tolerance
+  double mismatch_share = 0;           // mismatches / elements
+  std::optional<double> max_abs_err;   // over the pairs where both values are finite
+  std::optional<double> max_rel_err;   // |a - e| / |e| over finite pairs with e != 0
+  std::vector<std::int64_t> first_mismatch;  // row-major first index out of tolerance; empty when none
+  std::string first_actual;            // the values there, as Python prints them ("nan", "0.125")
+  std::string first_expected;
+  std::vector<std::int64_t> worst_index;     // where max_abs_err is reached
+  std::int64_t nan_actual = 0, inf_actual = 0, nan_expected = 0, inf_expected = 0;
+  bool never_written = false;          // all zero where the golden is not: the output was never stored
+  double rtol = 0, atol = 0;
+};
+
+// One program run on the simulator (a2a3sim / a5sim) and compared with its golden.
+struct GoldenRun {
+  std::string project;
+  std::string platform;                // "a2a3sim" / "a5sim"
+  std::string status;                  // passed, failed (an output differs), error (no comparison), skipped
+  std::string failure;                 // for error/skipped: the failure class, e.g. "runtime-not-installed"
+  std::string rule;                    // the diagnostic that says why, e.g. "GOLD010"; "" when passed
+  std::string detail;                  // one line
+  int seed = 0;
+  double rtol = 0, atol = 0;
+  std::string tolerance_source;        // "golden.py" or "default"
+  double seconds = 0;
+  std::string out_dir;                 // display path of the run's output folder
+  std::vector<GoldenOutput> outputs;
+};
+
 enum class StageState { Ran, Skipped, Failed };
 
 // What a stage did, e.g. {"compile", Skipped, "no PyPTO checkout found (looked in ../pypto)"}.
@@ -54,6 +94,7 @@ struct Report {
   RunInfo run;
   std::vector<Diagnostic> diagnostics;
   std::vector<SramRow> sram;
+  std::vector<GoldenRun> golden;  // the run stage, one entry per program run (or skipped)
 
   void add(Diagnostic d) { diagnostics.push_back(std::move(d)); }
   void append(std::vector<Diagnostic> ds);

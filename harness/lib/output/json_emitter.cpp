@@ -59,6 +59,54 @@ json sramRowToJson(const SramRow& r) {
           {"tiles", r.tiles},       {"largest", largest}};
 }
 
+namespace {
+
+json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json goldenOutputToJson(const GoldenOutput& o) {
+  json first = nullptr;
+  if (!o.first_mismatch.empty())
+    first = {{"index", o.first_mismatch}, {"actual", o.first_actual}, {"expected", o.first_expected}};
+  return {{"name", o.name},
+          {"verdict", o.verdict},
+          {"passed", o.passed},
+          {"dtype", o.dtype},
+          {"shape", o.shape},
+          {"expected_shape", o.expected_shape},
+          {"elements", o.elements},
+          {"mismatches", o.mismatches},
+          {"mismatch_share", o.mismatch_share},
+          {"max_abs_err", optionalNumber(o.max_abs_err)},
+          {"max_rel_err", optionalNumber(o.max_rel_err)},
+          {"first_mismatch", first},
+          {"worst_index", o.worst_index.empty() ? json(nullptr) : json(o.worst_index)},
+          {"nan", {{"actual", o.nan_actual}, {"expected", o.nan_expected}}},
+          {"inf", {{"actual", o.inf_actual}, {"expected", o.inf_expected}}},
+          {"never_written", o.never_written},
+          {"rtol", o.rtol},
+          {"atol", o.atol}};
+}
+
+json goldenRunToJson(const GoldenRun& g) {
+  json outputs = json::array();
+  for (const GoldenOutput& o : g.outputs) outputs.push_back(goldenOutputToJson(o));
+  return {{"project", g.project},
+          {"platform", g.platform},
+          {"status", g.status},
+          {"failure", g.failure.empty() ? json(nullptr) : json(g.failure)},
+          {"rule", g.rule.empty() ? json(nullptr) : json(g.rule)},
+          {"detail", g.detail},
+          {"seed", g.seed},
+          {"rtol", g.rtol},
+          {"atol", g.atol},
+          {"tolerance_source", g.tolerance_source.empty() ? json(nullptr) : json(g.tolerance_source)},
+          {"seconds", g.seconds},
+          {"out_dir", g.out_dir.empty() ? json(nullptr) : json(g.out_dir)},
+          {"outputs", outputs}};
+}
+
+}  // namespace
+
 json reportToJson(const Report& report, const EmitOptions& options) {
   json stages = json::array();
   for (const StageStatus& s : report.run.stages)
@@ -67,6 +115,8 @@ json reportToJson(const Report& report, const EmitOptions& options) {
   for (const Diagnostic& d : report.diagnostics) diags.push_back(diagnosticToJson(d, options));
   json sram = json::array();
   for (const SramRow& r : report.sram) sram.push_back(sramRowToJson(r));
+  json golden = json::array();
+  for (const GoldenRun& g : report.golden) golden.push_back(goldenRunToJson(g));
   return {{"schema_version", kJsonSchemaVersion},
           {"tool", {{"name", "port-check"}, {"version", report.run.tool_version},
                     {"catalogue_version", report.run.catalogue_version}}},
@@ -75,7 +125,8 @@ json reportToJson(const Report& report, const EmitOptions& options) {
           {"summary", {{"errors", report.count(Severity::Error)}, {"warnings", report.count(Severity::Warning)},
                        {"infos", report.count(Severity::Info)}, {"files", report.run.files.size()}}},
           {"diagnostics", diags},
-          {"sram", sram}};
+          {"sram", sram},
+          {"golden", golden}};
 }
 
 std::string emitJson(const Report& report, const EmitOptions& options) {

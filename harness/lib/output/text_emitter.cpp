@@ -5,6 +5,7 @@
 
 #include "core/text.h"
 #include "output/emitter.h"
+#include "output/golden_table.h"
 #include "output/sram_table.h"
 
 namespace portcheck {
@@ -50,10 +51,11 @@ std::string emitText(const Report& report, const EmitOptions& options) {
           << " note: " << sanitizeUtf8(n.message) << "\n";
   }
   if (!report.sram.empty()) out << "\n" << renderSramTable(report.sram);
+  if (!report.golden.empty()) out << "\n" << renderGoldenTable(report.golden);
   const int errors = report.count(Severity::Error), warnings = report.count(Severity::Warning),
             infos = report.count(Severity::Info);
   std::size_t files = report.run.files.size();
-  out << (report.diagnostics.empty() && report.sram.empty() ? "" : "\n") << errors << " error"
+  out << (report.diagnostics.empty() && report.sram.empty() && report.golden.empty() ? "" : "\n") << errors << " error"
       << (errors == 1 ? "" : "s") << ", " << warnings << " warning" << (warnings == 1 ? "" : "s") << ", " << infos
       << " info in " << files << " file" << (files == 1 ? "" : "s") << "\n";
   return out.str();

@@ -1,0 +1,119 @@
+#include "golden/run_driver.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "compiler/content_hash.h"
+#include "process/subprocess.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string withSlash(std::string s) {
+  if (!s.empty() && s.back() != '/') s += '/';
+  return s;
+}
+
+std::string simName(Platform platform) { return std::string(toString(platform)) + "sim"; }
+
+}  // namespace
+
+fs::path runWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
+  std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
+  std::string safe;
+  for (char c : target.name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+  if (safe.empty()) safe = "program";
+  return cache_root / "run" / (safe + "-" + contentHash(key).substr(0, 10)) / std::string(toString(platform));
+}
+
+std::map<std::string, std::string> runEnvironment(const std::map<std::string, std::string>& base,
+                                                  const Toolchain& toolchain) {
+  std::map<std::string, std::string> env = adapterEnvironment(base, toolchain);
+  fs::path simpler;
+  if (auto it = base.find("SIMPLER_ROOT"); it != base.end() && !it->second.empty()) simpler = it->second;
+  else if (std::error_code ec; fs::is_directory(toolchain.pypto_root / "runtime" / "simpler_setup", ec))
+    simpler = toolchain.pypto_root / "runtime";
+  if (!simpler.empty()) {
+    std::string& path = env["PYTHONPATH"];
+    path += ":" + simpler.string();
+    if (std::error_code ec; fs::is_directory(simpler / "python", ec)) path += ":" + (simpler / "python").string();
+  }
+  return env;
+}
+
+RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings) {
+  RunRecord rec;
+  rec.project = target.name;
+  rec.source_root = target.source_root;
+  rec.source_root_display = target.source_root_display;
+  rec.display_file = target.display_file;
+  rec.platform = simName(platform);
+  rec.timeout = settings.timeout;
+
+  fs::path work = runWorkDir(settings.cache_root, target, platform);
+  fs::path out = work / "out";
+  fs::path result_file = work / "result.json";
+  rec.out_dir = out;
+  std::error_code ec;
+  fs::path rel = fs::relative(out, settings.workspace_root, ec);
+  rec.out_dir_display = !ec && !rel.empty() && *rel.begin() != ".." ? rel.generic_string() : out.generic_string();
+
+  auto addMap = [&](const fs::path& from, const std::string& to) {
+    if (from.empty()) return;
+    rec.path_map.emplace_back(withSlash(from.string()), withSlash(to));
+    std::error_code e;
+    fs::path canonical = fs::weakly_canonical(from, e);
+    if (!e && canonical != from) rec.path_map.emplace_back(withSlash(canonical.string()), withSlash(to));
+  };
+  addMap(target.source_root, target.source_root_display);
+  addMap(out, rec.out_dir_display);
+  if (settings.toolchain.found) addMap(settings.toolchain.pypto_root, "<pypto>");
+  if (!settings.adapter_script.empty()) addMap(settings.adapter_script.parent_path(), "<port-check-adapter>");
+
+  fs::remove_all(out, ec);
+  fs::remove(result_file, ec);
+  fs::create_directories(out, ec);
+  if (ec) {
+    rec.started = false;
+    rec.spawn_error = "cannot create the run folder " + out.string() + ": " + ec.message();
+    return rec;
+  }
+
+  ProcessSpec spec;
+  spec.argv = {settings.toolchain.python, "-B", settings.adapter_script.string()};
+  if (target.program_file)
+    spec.argv.insert(spec.argv.end(), {"--program-file", target.program_file->string()});
+  else
+    spec.argv.insert(spec.argv.end(), {"--project", target.source_root.string()});
+  spec.argv.insert(spec.argv.end(), {"--platform", simName(platform), "--out-dir", out.string(), "--result",
+                                     result_file.string(), "--mode", "run", "--seed", std::to_string(kRunSeed)});
+  spec.env = runEnvironment(settings.environment, settings.toolchain);
+  spec.cwd = target.source_root;
+  spec.timeout = settings.timeout;
+
+  ProcessResult p = runProcess(spec);
+  rec.seconds = p.seconds;
+  rec.log = std::move(p.output);
+  rec.exit_code = p.exit_code;
+  rec.timed_out = p.timed_out;
+  rec.signal = p.signal;
+  if (!p.started) {
+    rec.started = false;
+    rec.spawn_error = p.spawn_error;
+    return rec;
+  }
+  rec.result_file_exists = fs::is_regular_file(result_file, ec);
+  if (rec.result_file_exists) {
+    std::ifstream in(result_file, std::ios::binary);
+    std::ostringstream ss;
+    if (in.is_open()) ss << in.rdbuf();
+    if (!in.is_open()) rec.result_error = "unreadable";
+    else if (!parseRunResult(ss.str(), rec.result, rec.result_error)) rec.result = RunResult{};
+  }
+  return rec;
+}
+
+}  // namespace portcheck

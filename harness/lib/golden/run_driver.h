@@ -1,0 +1,29 @@
+#pragma once
+// The run driver: runs the adapter in run mode (docs/run-stage.md) for one compiled program on one
+// simulator platform, in a process group of its own with its own output folder, and collects the
+// process outcome and the result file into a RunRecord.
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "compiler/compile_driver.h"
+#include "core/platform.h"
+#include "golden/run_result.h"
+
+namespace portcheck {
+
+// The fixed seed every run uses for Python's, torch's and numpy's generators.
+inline constexpr int kRunSeed = 0;
+
+// <cache_root>/run/<name>-<hash>/<platform>/ : out/ (the runtime's work folder), result.json.
+std::filesystem::path runWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target, Platform platform);
+
+// The run's environment: the compile adapter's (adapterEnvironment) plus the PyPTO runtime on
+// PYTHONPATH: $SIMPLER_ROOT, else <pypto>/runtime when it holds simpler_setup/ (its python/ too).
+std::map<std::string, std::string> runEnvironment(const std::map<std::string, std::string>& base,
+                                                  const Toolchain& toolchain);
+
+// `settings.timeout` is the run's time limit; `settings.adapter_script` must be installed.
+RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings);
+
+}  // namespace portcheck
