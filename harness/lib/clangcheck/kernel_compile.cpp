@@ -6,7 +6,7 @@
 #include "clangcheck/clang_output.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_source.h"
-#include "lint/kernel/suppression.h"
+#include "lint/suppression.h"
 #include "lint/lint_engine.h"
 #include "parse/syntax_tree.h"
 #include "rules/catalogue.h"
@@ -187,7 +187,7 @@ KernelCompileResult compileKernels(const Workspace& ws, const std::vector<std::s
       j.result.push_back(makeDiagnostic("ISA009", j.display, 0, 0,
                                         "clang failed (exit " + std::to_string(status) + ") without a diagnostic: " + first));
     }
-    if (j.source) dropSuppressed(*j.source, j.result);
+    if (j.source) parseSuppressions(*j.source, "//").apply(j.source->path, j.result);
   });
   for (Job& j : work) r.diagnostics.insert(r.diagnostics.end(), j.result.begin(), j.result.end());
   r.status.state = StageState::Ran;

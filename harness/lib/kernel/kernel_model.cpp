@@ -8,6 +8,10 @@
 
 namespace portcheck::kernel {
 
+bool Loop::writes(std::string_view name) const {
+  return std::find(written.begin(), written.end(), name) != written.end();
+}
+
 Loc KernelModel::locOf(const Operand& o) const {
   const Symbol* s = symbolOf(o);
   return s && s->kind == SymbolKind::Tile ? s->tile.loc : Loc::Unknown;
@@ -98,6 +102,13 @@ struct Context {
   int function = -1;
   int loop_depth = 0;
   std::uint32_t block_begin = 0, block_end = 0;
+  int loop = -1;               // innermost loop of the current function
+  bool multibuffered = false;  // inside MultiBuffered<N>::loop's body lambda
+};
+
+struct ScopedName {  // a compile-time constant whose value the linter cannot compute (template parameter, ...)
+  std::string name;
+  std::uint32_t scope_begin = 0, scope_end = 0;
 };
 
 std::string squeeze(std::string_view s) {
@@ -146,6 +157,7 @@ class Builder {
   KernelModel model_;
   std::vector<Alias> aliases_;
   std::vector<Constant> constants_;
+  std::vector<ScopedName> constant_names_;
 
   std::string_view txt(TSNode n) const { return tree_.nodeText(n); }
   std::string_view original(TSNode n) const {
@@ -241,6 +253,31 @@ class Builder {
     return std::nullopt;
   }
 
+  // True when `n` is a compile-time constant: literals, constexpr names, template parameters, enumerators
+  // (`A::B`), sizeof, and operators over those.
+  bool isConstantExpr(TSNode n, std::uint32_t at) const {
+    if (isNull(n)) return false;
+    if (evalInt(n, at)) return true;
+    std::string_view type = nodeType(n);
+    if (type == "number_literal" || type == "true" || type == "false" || type == "char_literal" ||
+        type == "sizeof_expression" || type == "qualified_identifier")
+      return true;
+    if (type == "identifier") {
+      std::string_view name = txt(n);
+      return lookup(constants_, name, at) || lookup(constant_names_, name, at);
+    }
+    if (type == "parenthesized_expression") return isConstantExpr(ts_node_named_child(n, 0), at);
+    if (type == "unary_expression") return isConstantExpr(childByField(n, "argument"), at);
+    if (type == "binary_expression")
+      return isConstantExpr(childByField(n, "left"), at) && isConstantExpr(childByField(n, "right"), at);
+    if (type == "conditional_expression")
+      return isConstantExpr(childByField(n, "condition"), at) && isConstantExpr(childByField(n, "consequence"), at) &&
+             isConstantExpr(childByField(n, "alternative"), at);
+    if (type == "cast_expression" || type == "static_cast_expression")
+      return isConstantExpr(childByField(n, "value"), at);
+    return false;
+  }
+
   // ---- types ----
   struct Resolved {
     SymbolKind kind = SymbolKind::Other;
@@ -311,7 +348,23 @@ class Builder {
         args.push_back(ts_node_named_child(list, i));
       if (name == "Tile" || name == "ConvTile") {
         auto loc = args.empty() ? std::nullopt : parseLoc(squeeze(txt(args[0])));
-        return tileFromArgs(loc.value_or(Loc::Unknown), name, args, at);
+        Resolved r = tileFromArgs(loc.value_or(Loc::Unknown), name, args, at);
+        if (name == "ConvTile") {
+          // ConvTile<Loc, T, BufferSize, Layout, ConvTileShape<N1..>>: no rows x cols shape of its own.
+          r.tile.conv = true;
+          r.tile.rows = r.tile.cols = r.tile.valid_rows = r.tile.valid_cols = std::nullopt;
+          TSNode shape = args.size() > 4 ? args[4] : TSNode{};
+          if (!isNull(shape) && nodeType(shape) == "type_descriptor") shape = childByField(shape, "type");
+          if (!isNull(shape) && nodeType(shape) == "qualified_identifier") shape = childByField(shape, "name");
+          if (!isNull(shape) && nodeType(shape) == "template_type") {
+            TSNode dims = childByField(shape, "arguments");
+            for (uint32_t i = 0; !isNull(dims) && i < ts_node_named_child_count(dims); ++i) {
+              auto v = evalInt(ts_node_named_child(dims, i), at);
+              if (v && *v < 0) r.tile.conv_dynamic_shape = true;
+            }
+          }
+        }
+        return r;
       }
       if (name.starts_with("TileLeftScale")) return tileFromArgs(Loc::ScaleLeft, name, args, at);
       if (name.starts_with("TileRightScale")) return tileFromArgs(Loc::ScaleRight, name, args, at);
@@ -396,10 +449,30 @@ class Builder {
   // ---- declarations ----
   void addConstant(TSNode decl, TSNode declarator, TSNode value, const Context& ctx) {
     std::string_view q = txt(decl);
-    if (q.find("constexpr") == std::string_view::npos && q.find("const ") == std::string_view::npos) return;
+    bool is_constexpr = containsWord(q, "constexpr");
+    if (!is_constexpr && !containsWord(q, "const")) return;
     auto v = evalInt(value, ts_node_start_byte(value));
-    if (!v) return;
+    if (!v) {
+      // constexpr (or const with a constant initializer) whose value depends on template parameters.
+      if (is_constexpr || isConstantExpr(value, ts_node_start_byte(value)))
+        constant_names_.push_back({std::string(txt(declarator)), ts_node_start_byte(decl), ctx.block_end});
+      return;
+    }
     constants_.push_back({std::string(txt(declarator)), *v, ts_node_start_byte(decl), ctx.block_end});
+  }
+
+  // Records that `name` is declared or written inside every loop enclosing `ctx`.
+  void noteWrite(std::string_view name, const Context& ctx) {
+    for (int l = ctx.loop; l >= 0; l = model_.loops[l].parent)
+      if (!model_.loops[l].writes(name)) model_.loops[l].written.emplace_back(name);
+  }
+
+  void noteWrittenTarget(TSNode target, const Context& ctx) {
+    while (!isNull(target) && (nodeType(target) == "subscript_expression" || nodeType(target) == "field_expression" ||
+                               nodeType(target) == "parenthesized_expression" || nodeType(target) == "pointer_expression"))
+      target = nodeType(target) == "parenthesized_expression" ? ts_node_named_child(target, 0)
+                                                               : childByField(target, "argument");
+    if (!isNull(target) && nodeType(target) == "identifier") noteWrite(txt(target), ctx);
   }
 
   // Unwraps reference/pointer/array declarators down to the identifier.
@@ -420,6 +493,28 @@ class Builder {
     return TSNode{};
   }
 
+  // Product of the sizes of every array dimension in a declarator (`t[2][4]` -> 8); nullopt when one is not
+  // a constant expression.
+  std::optional<std::int64_t> arrayElements(TSNode d, std::uint32_t at) const {
+    std::int64_t n = 1;
+    bool any = false;
+    while (!isNull(d)) {
+      std::string_view t = nodeType(d);
+      if (t == "identifier" || t == "field_identifier") break;
+      if (t == "array_declarator") {
+        auto size = evalInt(childByField(d, "size"), at);
+        if (!size || *size <= 0) return std::nullopt;
+        n *= *size;
+        any = true;
+      }
+      TSNode next = childByField(d, "declarator");
+      if (isNull(next)) next = ts_node_named_child(d, 0);
+      if (isNull(next) || ts_node_eq(next, d)) break;
+      d = next;
+    }
+    return any ? std::optional<std::int64_t>(n) : std::nullopt;
+  }
+
   int addSymbol(TSNode type_node, TSNode declarator, const Context& ctx, bool is_param, std::uint32_t scope_begin,
                 std::uint32_t scope_end, TSNode whole) {
     bool ref = false, ptr = false, arr = false;
@@ -432,6 +527,7 @@ class Builder {
     s.by_reference = ref;
     s.by_pointer = ptr;
     s.is_array = arr;
+    if (arr) s.array_elements = arrayElements(declarator, scope_begin);
     s.function = ctx.function;
     s.scope_begin = scope_begin;
     s.scope_end = scope_end;
@@ -450,6 +546,7 @@ class Builder {
         value = ts_node_named_child(value, 0);
       if (!isNull(value) && nodeType(value) == "identifier") s.copied_from = std::string(txt(value));
     }
+    noteWrite(s.name, ctx);
     model_.symbols.push_back(std::move(s));
     return static_cast<int>(model_.symbols.size()) - 1;
   }
@@ -521,6 +618,7 @@ class Builder {
     std::string_view head = std::string_view(file_.text).substr(head_begin, ts_node_start_byte(decl) - head_begin);
     f.tile_function = containsWord(head, "__tf__");
     f.entry = containsWord(head, "__global__");
+    f.aicore = containsWord(head, "AICORE") || containsWord(head, "__aicore__");
     f.return_type = squeeze(txt(childByField(n, "type")));
     f.pos = pos(name);
     f.body_begin = ts_node_start_byte(body);
@@ -531,6 +629,7 @@ class Builder {
     Context inner = ctx;
     inner.function = index;
     inner.loop_depth = 0;
+    inner.loop = -1;
     inner.block_begin = f.body_begin;
     inner.block_end = f.body_end;
     TSNode params = childByField(decl, "parameters");
@@ -579,7 +678,12 @@ class Builder {
     o.pos = pos(n);
     TSNode base = n;
     while (!isNull(base) && (nodeType(base) == "subscript_expression" || nodeType(base) == "parenthesized_expression")) {
-      if (nodeType(base) == "subscript_expression") o.subscripted = true;
+      if (nodeType(base) == "subscript_expression") {
+        o.subscripted = true;
+        TSNode indices = childByField(base, "indices");
+        for (uint32_t i = 0; !isNull(indices) && i < ts_node_named_child_count(indices); ++i)
+          if (!isConstantExpr(ts_node_named_child(indices, i), at)) o.constant_index = false;
+      }
       base = nodeType(base) == "subscript_expression" ? childByField(base, "argument") : ts_node_named_child(base, 0);
     }
     if (!isNull(base) && nodeType(base) == "identifier") {
@@ -610,13 +714,20 @@ class Builder {
     c.loop_depth = ctx.loop_depth;
     c.block_begin = ctx.block_begin;
     c.block_end = ctx.block_end;
+    c.loop = ctx.loop;
+    c.multibuffered = ctx.multibuffered;
     std::uint32_t at = ts_node_start_byte(n);
     TSNode callee = fn;
     bool qualified_pto = true;
     if (!isNull(callee) && nodeType(callee) == "qualified_identifier") {
-      std::string_view scope = txt(childByField(callee, "scope"));
+      // The whole scope: `pto::comm::TSCATTER` is the collective, not the tile instruction pto::TSCATTER.
+      std::string scope;
+      while (!isNull(callee) && nodeType(callee) == "qualified_identifier") {
+        std::string_view part = txt(childByField(callee, "scope"));
+        scope += (scope.empty() ? "" : "::") + std::string(part);
+        callee = childByField(callee, "name");
+      }
       qualified_pto = scope == "pto" || scope.empty();
-      while (!isNull(callee) && nodeType(callee) == "qualified_identifier") callee = childByField(callee, "name");
     }
     if (!isNull(callee) && nodeType(callee) == "template_function") {
       c.template_args = squeeze(txt(childByField(callee, "arguments")));
@@ -625,6 +736,11 @@ class Builder {
     }
     if (!isNull(callee) && nodeType(callee) == "field_expression") {
       TSNode field = childByField(callee, "field");
+      if (!isNull(field) && nodeType(field) == "template_method") {  // db.loop<Range<N>>(...)
+        c.template_args = squeeze(txt(childByField(field, "arguments")));
+        if (c.template_args.size() >= 2) c.template_args = c.template_args.substr(1, c.template_args.size() - 2);
+        field = childByField(field, "name");
+      }
       c.name = std::string(afterScope(txt(field)));
       Operand obj = operand(childByField(callee, "argument"), at);
       c.object = obj.base;
@@ -640,13 +756,17 @@ class Builder {
       if (nodeType(a) == "comment") continue;
       c.args.push_back(operand(a, ts_node_start_byte(a)));
     }
+    // pto_auto::MultiBuffered<N>::loop<Range<K>>([&](auto ctx) {...}): the sanctioned multi-buffering.
+    Context inner = ctx;
+    if (!c.object.empty() && c.name == "loop") inner.multibuffered = true;
     if (!c.name.empty()) model_.calls.push_back(std::move(c));
-    visitChildren(n, ctx);
+    visitChildren(n, inner);
   }
 
   void visitAssignment(TSNode n, const Context& ctx) {
     TSNode l = childByField(n, "left"), r = childByField(n, "right");
     std::string_view op = txt(childByField(n, "operator"));
+    noteWrittenTarget(l, ctx);
     if (op == "=" && !isNull(l) && !isNull(r) && nodeType(l) == "identifier" && nodeType(r) == "identifier") {
       Assignment a;
       a.left = std::string(txt(l));
@@ -666,6 +786,8 @@ class Builder {
     int s = lookupSymbol(txt(target), ts_node_start_byte(target));
     if (s < 0) return;
     const Symbol& sym = model_.symbols[s];
+    // `Global tensors[N]; tensors[i] = Global(...)` picks a tensor object out of an array, not an element.
+    if (sym.is_array && kind == GmAccessKind::Subscript) return;
     // 64-bit integer GM parameters are argument blocks and addresses (`__gm__ int64_t* args`), not tensors.
     std::string pointee = normaliseDtype(squeeze(sym.type_text));
     bool arg_block = pointee == "int64_t" || pointee == "uint64_t";
@@ -747,22 +869,140 @@ class Builder {
         }
       }
     }
+    recordIf(n, cond, is_constexpr, ctx);
     if (!isNull(cond)) visit(cond, ctx);
     TSNode cons = childByField(n, "consequence"), alt = childByField(n, "alternative");
     if (!isNull(cons)) visit(cons, then_ctx);
     if (!isNull(alt)) visit(alt, else_ctx);
   }
 
+  // Identifiers an expression reads (callee names and field names excluded), and its comparisons.
+  void scanCondition(TSNode n, std::uint32_t at, IfStatement& out) const {
+    if (isNull(n)) return;
+    std::string_view type = nodeType(n);
+    if (type == "identifier") {
+      std::string name(txt(n));
+      if (std::find(out.condition_names.begin(), out.condition_names.end(), name) == out.condition_names.end())
+        out.condition_names.push_back(name);
+      return;
+    }
+    if (type == "call_expression") {
+      TSNode fn = childByField(n, "function");
+      if (!isNull(fn) && nodeType(fn) == "field_expression") scanCondition(childByField(fn, "argument"), at, out);
+      scanCondition(childByField(n, "arguments"), at, out);
+      return;
+    }
+    if (type == "field_expression") return scanCondition(childByField(n, "argument"), at, out);
+    if (type == "lambda_expression" || type == "string_literal") return;
+    if (type == "binary_expression") {
+      std::string op(txt(childByField(n, "operator")));
+      if (op == "&&" || op == "||" || op == "and" || op == "or") out.compound = true;
+      if (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=") {
+        TSNode l = childByField(n, "left"), r = childByField(n, "right");
+        Comparison c;
+        c.op = op;
+        if (!isNull(l) && nodeType(l) == "identifier") c.left = std::string(txt(l));
+        if (!isNull(r) && nodeType(r) == "identifier") c.right = std::string(txt(r));
+        c.left_constant = isConstantExpr(l, at);
+        c.right_constant = isConstantExpr(r, at);
+        c.left_text = isNull(l) ? "" : std::string(original(l));
+        c.right_text = isNull(r) ? "" : std::string(original(r));
+        out.comparisons.push_back(std::move(c));
+      }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) scanCondition(ts_node_named_child(n, i), at, out);
+  }
+
+  void recordIf(TSNode n, TSNode cond, bool is_constexpr, const Context& ctx) {
+    IfStatement s;
+    s.is_constexpr = is_constexpr;
+    s.begin = ts_node_start_byte(n);
+    s.end = ts_node_end_byte(n);
+    TSNode cons = childByField(n, "consequence");
+    s.body_begin = isNull(cons) ? s.end : ts_node_start_byte(cons);
+    s.loop = ctx.loop;
+    s.function = ctx.function;
+    s.pos = pos(n);
+    s.reach = ctx.reach;
+    if (!isNull(cond)) {
+      TSNode value = childByField(cond, "value");
+      if (isNull(value)) value = cond;
+      s.condition_text = std::string(original(value));
+      scanCondition(value, ts_node_start_byte(value), s);
+    }
+    model_.ifs.push_back(std::move(s));
+  }
+
   void visitLoop(TSNode n, const Context& ctx) {
+    Loop loop;
+    loop.begin = ts_node_start_byte(n);
+    loop.end = ts_node_end_byte(n);
+    loop.parent = ctx.loop;
+    loop.function = ctx.function;
+    loop.pos = pos(n);
+    loop.reach = ctx.reach;
+    std::string_view type = nodeType(n);
+    if (type == "for_statement") {
+      TSNode init = childByField(n, "initializer");
+      if (!isNull(init) && nodeType(init) == "declaration") {
+        for (TSNode d : childrenByField(init, "declarator")) {
+          bool ref = false, ptr = false, arr = false;
+          TSNode name = declaredName(d, ref, ptr, arr);
+          if (!isNull(name)) loop.induction.emplace_back(txt(name));
+        }
+      } else if (!isNull(init) && nodeType(init) == "assignment_expression") {
+        TSNode l = childByField(init, "left");
+        if (!isNull(l) && nodeType(l) == "identifier") loop.induction.emplace_back(txt(l));
+      }
+    } else if (type == "for_range_loop") {
+      bool ref = false, ptr = false, arr = false;
+      TSNode name = declaredName(childByField(n, "declarator"), ref, ptr, arr);
+      if (!isNull(name)) loop.induction.emplace_back(txt(name));
+    }
+    TSNode condition = type == "for_statement" ? childByField(n, "condition") : TSNode{};
+    if (!isNull(condition)) {
+      IfStatement scan;
+      scanCondition(condition, ts_node_start_byte(condition), scan);
+      for (std::string& name : scan.condition_names)
+        if (std::find(loop.induction.begin(), loop.induction.end(), name) == loop.induction.end())
+          loop.bound.push_back(std::move(name));
+    }
+    loop.written = loop.induction;
+    model_.loops.push_back(std::move(loop));
     Context inner = ctx;
     inner.loop_depth++;
+    inner.loop = static_cast<int>(model_.loops.size()) - 1;
     inner.block_begin = ts_node_start_byte(n);
     inner.block_end = ts_node_end_byte(n);
     visitChildren(n, inner);
   }
 
+  // Non-type template parameters are compile-time constants in the template's body.
+  void noteTemplateParameters(TSNode n, const Context& ctx) {
+    TSNode params = childByField(n, "parameters");
+    for (uint32_t i = 0; !isNull(params) && i < ts_node_named_child_count(params); ++i) {
+      TSNode p = ts_node_named_child(params, i);
+      std::string_view pt = nodeType(p);
+      if (pt != "parameter_declaration" && pt != "optional_parameter_declaration" &&
+          pt != "variadic_parameter_declaration")
+        continue;
+      bool ref = false, ptr = false, arr = false;
+      TSNode name = declaredName(childByField(p, "declarator"), ref, ptr, arr);
+      if (!isNull(name)) constant_names_.push_back({std::string(txt(name)), ts_node_start_byte(n), ts_node_end_byte(n)});
+    }
+    (void)ctx;
+  }
+
+  // Nesting deeper than any kernel (20000 parentheses from a fuzzer or a generator) is not walked:
+  // recursing into it overflowed the stack (found by BadInput.DeepNestingIsWherePythonStopsNotACrash).
+  static constexpr int kMaxVisitDepth = 1000;
+  int visit_depth_ = 0;
+
   void visitChildren(TSNode n, const Context& ctx) {
+    if (visit_depth_ >= kMaxVisitDepth) return;
+    ++visit_depth_;
     for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) visit(ts_node_named_child(n, i), ctx);
+    --visit_depth_;
   }
 
   void visit(TSNode n, const Context& ctx) {
@@ -776,6 +1016,8 @@ class Builder {
     if (type == "call_expression") return visitCall(n, ctx);
     if (type == "assignment_expression") return visitAssignment(n, ctx);
     if (type == "lambda_expression") return visitLambda(n, ctx);
+    if (type == "template_declaration") noteTemplateParameters(n, ctx);
+    if (type == "update_expression") noteWrittenTarget(childByField(n, "argument"), ctx);
     if (type == "if_statement") return visitIf(n, ctx);
     if (type == "for_statement" || type == "for_range_loop" || type == "while_statement" || type == "do_statement")
       return visitLoop(n, ctx);

@@ -6,6 +6,7 @@
 // for each piece of code the builds that compile it (#ifdef __PTO_AUTO__, __DAV_VEC__/__DAV_CUBE__,
 // `if constexpr (DAV_CUBE)`).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct Symbol {
   bool by_reference = false;
   bool by_pointer = false;
   bool is_array = false;
+  std::optional<std::int64_t> array_elements;  // is_array: product of the dimensions when all are constant
   int function = -1;             // index into functions; -1 = file scope
   std::uint32_t scope_begin = 0, scope_end = 0;  // bytes where the name is visible
   Position pos;
@@ -58,6 +60,8 @@ struct Operand {
   std::string base;        // the identifier the operand names: a, a[i] -> a; empty for other expressions
   int symbol = -1;         // index into symbols, resolved in scope
   bool subscripted = false;
+  bool constant_index = true;  // subscripted: every index is a constant expression (literal, constexpr, template
+                               // parameter); false for runtime indices such as `i % 2`
   Position pos;
 };
 
@@ -74,12 +78,50 @@ struct Call {
   int loop_depth = 0;                        // enclosing loops inside the function
   std::uint32_t block_begin = 0, block_end = 0;  // the innermost enclosing block
   std::string context;                       // method calls: "argument", "bind-ref", "bind-copy" or "other"
+  int loop = -1;                             // innermost enclosing loop (index into loops)
+  bool multibuffered = false;                // inside the body lambda of `MultiBuffered<N>::loop<...>(...)`
+};
+
+// A for / range-for / while / do loop.
+struct Loop {
+  std::vector<std::string> induction;  // names the loop header declares (`for (int i = 0; ...)`, `for (auto& x : v)`)
+  std::vector<std::string> written;    // names declared, assigned or incremented inside the loop (header included)
+  std::vector<std::string> bound;      // other names the loop condition reads (`i < n` -> n)
+  std::uint32_t begin = 0, end = 0;
+  int parent = -1;                     // enclosing loop in the same function
+  int function = -1;
+  Position pos;
+  Reach reach;
+  bool writes(std::string_view name) const;
+};
+
+// `a OP b` in an if condition, OP one of == != < <= > >=.
+struct Comparison {
+  std::string op;
+  std::string left, right;            // identifier of each side when it is a plain identifier, else empty
+  bool left_constant = false, right_constant = false;  // constant expressions (literal, constexpr, template param)
+  std::string left_text, right_text;
+};
+
+struct IfStatement {
+  bool is_constexpr = false;
+  bool compound = false;                      // the condition joins terms with && or ||
+  std::vector<std::string> condition_names;   // identifiers the condition reads (callee names excluded)
+  std::vector<Comparison> comparisons;        // every comparison in the condition
+  std::string condition_text;
+  std::uint32_t begin = 0, end = 0;           // the whole statement, else branches included
+  std::uint32_t body_begin = 0;               // where the first branch starts
+  int loop = -1;                              // innermost enclosing loop
+  int function = -1;
+  Position pos;
+  Reach reach;
 };
 
 struct Function {
   std::string name;
   bool tile_function = false;  // declared __tf__
   bool entry = false;          // declared __global__
+  bool aicore = false;         // declared AICORE / __aicore__ (device code)
   std::string return_type;
   std::vector<int> params;     // symbol indices
   Position pos;
@@ -141,6 +183,8 @@ struct KernelModel {
   std::vector<GmAccess> gm_accesses;
   std::vector<Lambda> lambdas;
   std::vector<TypeUse> event_types;
+  std::vector<Loop> loops;
+  std::vector<IfStatement> ifs;
   bool mentions_pto_auto = false;   // the file tests __PTO_AUTO__
   bool mentions_vec_macro = false;  // the file tests __DAV_VEC__ / __DAV_C220_VEC__
   bool mentions_cube_macro = false; // the file tests __DAV_CUBE__ / __DAV_C220_CUBE__

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "kernel/instruction_set.h"
+
 namespace portcheck::kernel {
 
 namespace {
@@ -54,6 +56,103 @@ void blankBareMacroLines(std::string& s) {
 
 bool isCceKeyword(std::string_view name) {
   return std::find(kCceKeywords.begin(), kCceKeywords.end(), name) != kCceKeywords.end();
+}
+
+namespace {
+
+// Start of the line `lines` lines above the one holding `at` (0 = its own line).
+std::size_t linesBack(std::string_view text, std::size_t at, int lines) {
+  std::size_t from = std::min(at, text.size());
+  for (int i = 0; i <= lines && from > 0; ++i) {
+    std::size_t nl = text.rfind('\n', from - 1);
+    if (nl == std::string_view::npos) return 0;
+    from = i == lines ? nl + 1 : nl;
+  }
+  return from;
+}
+
+// A directive line (`#if`, `#define`, ...) or a statement macro alone on its line (`__VEC_SCOPE__`).
+bool hasDirectiveOrStatementMacro(std::string_view w) {
+  std::size_t start = 0;
+  while (start < w.size()) {
+    std::size_t end = w.find('\n', start);
+    if (end == std::string_view::npos) end = w.size();
+    std::string_view line = w.substr(start, end - start);
+    std::size_t a = line.find_first_not_of(" \t\r");
+    std::size_t b = line.find_last_not_of(" \t\r");
+    if (a != std::string_view::npos) {
+      std::string_view t = line.substr(a, b - a + 1);
+      if (t[0] == '#') return true;
+      if (t.size() > 4 && t.starts_with("__") && t.ends_with("__") &&
+          std::all_of(t.begin(), t.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '_' || (c >= '0' && c <= '9'); }))
+        return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool preprocessorMayExplain(std::string_view text, std::size_t begin, std::size_t end, std::size_t unit_begin,
+                            std::size_t unit_end) {
+  begin = std::min(begin, text.size());
+  end = std::min(std::max(end, begin), text.size());
+  if (unit_begin < unit_end && unit_end <= text.size() &&
+      hasDirectiveOrStatementMacro(text.substr(unit_begin, unit_end - unit_begin)))
+    return true;
+  std::size_t from = linesBack(text, begin, 2);
+  if (unit_begin < from && unit_begin >= linesBack(text, begin, 8)) from = unit_begin;
+  std::size_t to = text.find('\n', end);
+  if (to != std::string_view::npos) to = text.find('\n', to + 1);  // and the line after
+  std::string_view w = text.substr(from, (to == std::string_view::npos ? text.size() : to) - from);
+  for (std::size_t nl = w.find('\n'); nl != std::string_view::npos; nl = w.find('\n', nl + 1)) {
+    std::size_t p = nl;
+    while (p > 0 && (w[p - 1] == ' ' || w[p - 1] == '\t' || w[p - 1] == '\r')) --p;
+    if (p > 0 && w[p - 1] == '\\') return true;  // a line of a multi-line #define body
+  }
+  bool line_start = true;
+  for (std::size_t i = 0; i < w.size();) {
+    char c = w[i];
+    if (c == '\n') {
+      line_start = true;
+      ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+      continue;
+    }
+    if (line_start && c == '#') return true;  // a directive
+    bool was_line_start = line_start;
+    line_start = false;
+    if (!isIdentChar(c) || (c >= '0' && c <= '9')) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < w.size() && isIdentChar(w[j])) ++j;
+    std::string_view word = w.substr(i, j - i);
+    std::size_t k = j;
+    while (k < w.size() && (w[k] == ' ' || w[k] == '\t')) ++k;
+    bool upper = word.size() >= 2 && std::none_of(word.begin(), word.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; }) &&
+                 std::any_of(word.begin(), word.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; });
+    if (upper && k < w.size() && w[k] == '(' && !findInstruction(word)) return true;  // function-like macro
+    if (upper && was_line_start && word.starts_with("__") && word.ends_with("__")) {
+      std::size_t e = k;
+      if (e >= w.size() || w[e] == '\n' || w[e] == '\r' || w[e] == '{') return true;  // statement macro
+    }
+    if (word == "typename") {  // `typename T::X(v)`: a functional cast the grammar rejects
+      std::size_t e = k;
+      while (e < w.size() && (isIdentChar(w[e]) || w[e] == ':' || w[e] == ' ')) ++e;
+      if (e < w.size() && w[e] == '(' && w.substr(k, e - k).find("::") != std::string_view::npos) return true;
+    }
+    if (word == "else" && w.substr(k).starts_with("if") && w.substr(k + 2).find_first_not_of(" \t") != std::string_view::npos &&
+        w.substr(k + 2 + w.substr(k + 2).find_first_not_of(" \t")).starts_with("constexpr"))
+      return true;
+    i = j;
+  }
+  return false;
 }
 
 bool containsWord(std::string_view text, std::string_view word) {

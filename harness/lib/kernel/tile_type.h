@@ -24,6 +24,8 @@ struct TileType {
   std::string blayout = "RowMajor";  // BLayout
   std::string slayout = "NoneBox";   // SLayout
   std::string canonical;             // one spelling per distinct type: equal strings = same C++ type
+  bool conv = false;                 // a ConvTile (shape in a ConvTileShape<...> argument)
+  bool conv_dynamic_shape = false;   // conv: a ConvTileShape dimension is pto::DYNAMIC (-1)
 
   // Element size in bytes when the dtype is a known arithmetic type.
   std::optional<int> elementBytes() const;

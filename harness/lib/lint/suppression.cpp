@@ -86,4 +86,22 @@ void Suppressions::apply(const std::string& path, std::vector<Diagnostic>& diagn
   std::erase_if(diagnostics, [&](const Diagnostic& d) { return d.file == path && silences(d); });
 }
 
+void auditSuppressions(const std::string& path, const Suppressions& sup, const SuppressionAudit& audit,
+                       std::vector<Diagnostic>& out) {
+  const Catalogue& cat = Catalogue::builtin();
+  for (const Suppression& s : sup.entries)
+    for (const SuppressedId& id : s.ids) {
+      const RuleInfo* rule = cat.find(id.id);
+      if (!rule)
+        out.push_back(makeDiagnostic(audit.unknown_rule, path, id.line, id.column,
+                                     "unknown rule '" + id.id + "' in a port-check suppression"));
+      else if (!id.used && id.id != audit.unknown_rule && id.id != audit.unused_rule && audit.judged &&
+               audit.judged(*rule))
+        out.push_back(makeDiagnostic(audit.unused_rule, path, id.line, id.column,
+                                     "unused suppression: " + id.id + " reports nothing " +
+                                         (s.file_level ? "in this file" : "on this line or the next"),
+                                     "remove '" + id.id + "' from the suppression comment"));
+    }
+}
+
 }  // namespace portcheck

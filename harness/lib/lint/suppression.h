@@ -8,12 +8,14 @@
 //
 // The marker must follow the comment prefix on the same line. IDs are kept with their positions
 // so unknown or unused ones can be reported at the ID itself.
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/diagnostic.h"
 #include "core/source_file.h"
+#include "rules/catalogue.h"
 
 namespace portcheck {
 
@@ -43,5 +45,18 @@ struct Suppressions {
 
 // Finds every suppression comment of `file`. Cheap when the file has none (one substring search).
 Suppressions parseSuppressions(const SourceFile& file, std::string_view comment_prefix);
+
+// What a linter reports about the suppression comments of one file after applying them.
+struct SuppressionAudit {
+  std::string unknown_rule;  // reported for an ID the catalogue does not know (e.g. DSL002, ISA012)
+  std::string unused_rule;   // reported for an ID that silenced nothing (e.g. DSL003, ISA013)
+  // The rules this linter could have reported: only their unused IDs are reported (a compile-stage
+  // rule, or another linter's rule, silences findings this pass never sees).
+  std::function<bool(const RuleInfo&)> judged;
+};
+
+// Appends the audit findings for `sup` (already applied to the file's findings, so `used` is set).
+void auditSuppressions(const std::string& path, const Suppressions& sup, const SuppressionAudit& audit,
+                       std::vector<Diagnostic>& out);
 
 }  // namespace portcheck

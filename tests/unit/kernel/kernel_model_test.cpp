@@ -123,5 +123,104 @@ TEST(KernelModel, TileFunctionsAndEntriesAreRecognisedThroughBlankedQualifiers) 
   EXPECT_FALSE(p->model.functions[1].tile_function);
 }
 
+TEST(KernelModel, TileArraysCountTheirElementsAndIndicesKnowWhetherTheyAreConstant) {
+  auto p = parse(
+      "using V = Tile<TileType::Vec, float, 16, 64>;\n"
+      "constexpr int kN = 2;\n"
+      "template <int Slot>\n"
+      "AICORE void k(int n) {\n"
+      "  V grid[kN][3];\n"
+      "  V ring[n];\n"
+      "  for (int i = 0; i < n; ++i) TADD(grid[i % kN][0], grid[Slot][kN - 1], grid[0][0]);\n"
+      "}\n");
+  const KernelModel& m = p->model;
+  const Symbol* grid = nullptr;
+  const Symbol* ring = nullptr;
+  for (const Symbol& s : m.symbols) {
+    if (s.name == "grid") grid = &s;
+    if (s.name == "ring") ring = &s;
+  }
+  ASSERT_TRUE(grid && ring);
+  EXPECT_TRUE(grid->is_array);
+  EXPECT_EQ(grid->array_elements, 6);
+  EXPECT_EQ(grid->tile.loc, Loc::Vec);
+  EXPECT_TRUE(ring->is_array);
+  EXPECT_FALSE(ring->array_elements.has_value());
+  const Call& add = call(m, "TADD");
+  ASSERT_EQ(add.args.size(), 3u);
+  EXPECT_FALSE(add.args[0].constant_index);
+  EXPECT_TRUE(add.args[1].constant_index);  // a template parameter and a constexpr expression
+  EXPECT_TRUE(add.args[2].constant_index);
+  EXPECT_EQ(add.loop, 0);
+}
+
+TEST(KernelModel, LoopsRecordTheirCounterAndWhatTheBodyWritesAndIfsTheirComparisons) {
+  auto p = parse(
+      "AICORE void k(V& a, int n, bool flag) {\n"
+      "  int odd = 0;\n"
+      "  for (int i = 0; i < n; ++i) {\n"
+      "    odd += 1;\n"
+      "    int local = i;\n"
+      "    if (i == n - 1 && flag) TADD(a, a, a);\n"
+      "  }\n"
+      "}\n");
+  const KernelModel& m = p->model;
+  ASSERT_EQ(m.loops.size(), 1u);
+  const Loop& l = m.loops[0];
+  EXPECT_EQ(l.induction, std::vector<std::string>{"i"});
+  EXPECT_TRUE(l.writes("odd"));
+  EXPECT_TRUE(l.writes("local"));
+  EXPECT_FALSE(l.writes("flag"));
+  ASSERT_EQ(m.ifs.size(), 1u);
+  const IfStatement& s = m.ifs[0];
+  EXPECT_EQ(s.loop, 0);
+  EXPECT_TRUE(s.compound);
+  EXPECT_FALSE(s.is_constexpr);
+  ASSERT_EQ(s.comparisons.size(), 1u);
+  EXPECT_EQ(s.comparisons[0].left, "i");
+  EXPECT_FALSE(s.comparisons[0].right_constant);
+  EXPECT_EQ(s.condition_names, (std::vector<std::string>{"i", "n", "flag"}));
+}
+
+TEST(KernelModel, MultiBufferedLoopBodiesAndConvTileDynamicShapesAreMarked) {
+  auto p = parse(
+      "using C = ConvTile<TileType::Mat, half, 4096, Layout::NC1HWC0, ConvTileShape<1, 2, DYNAMIC, 16, 16>>;\n"
+      "AICORE void k(V& a, int h) {\n"
+      "  C conv(h);\n"
+      "  MultiBuffered<2> db;\n"
+      "  db.loop<Range<4>>([&](auto it) { TADD(a, a, a); });\n"
+      "  TSUB(a, a, a);\n"
+      "}\n");
+  const KernelModel& m = p->model;
+  EXPECT_TRUE(call(m, "TADD").multibuffered);
+  EXPECT_FALSE(call(m, "TSUB").multibuffered);
+  EXPECT_EQ(call(m, "loop").template_args, "Range<4>");
+  const Symbol* conv = nullptr;
+  for (const Symbol& s : m.symbols)
+    if (s.name == "conv") conv = &s;
+  ASSERT_TRUE(conv);
+  EXPECT_TRUE(conv->tile.conv);
+  EXPECT_TRUE(conv->tile.conv_dynamic_shape);
+  EXPECT_FALSE(conv->tile.bytes().has_value());
+}
+
+TEST(KernelSource, GrammarErrorsTheMacroExpanderCouldExplainAreRecognised) {
+  auto explains = [](const std::string& text) {
+    std::size_t at = text.find("@");
+    std::string t = text;
+    t.erase(at, 1);
+    return preprocessorMayExplain(t, at, at + 1);
+  };
+  EXPECT_TRUE(explains("int main() {\n  LAUNCH_KERNEL(k, , (1, nullptr));@\n}\n"));
+  EXPECT_TRUE(explains("class CONCAT(A, Test)@ : public testing::Test {};\n"));
+  EXPECT_TRUE(explains("void f() {\n#if X\n  if (a) {\n#endif\n@}\n"));
+  EXPECT_TRUE(explains("void f() {\n  __VEC_SCOPE__\n  {@ int x; }\n}\n"));
+  EXPECT_TRUE(explains("auto v = typename T::DType(0)@;\n"));
+  EXPECT_TRUE(explains("if constexpr (a) {} else if constexpr (b) {@}\n"));
+  // A real error: only PTO instructions and ordinary code nearby.
+  EXPECT_FALSE(explains("void f(__gm__ float* x {@\n  TADD(a, b, c);\n}\n"));
+  EXPECT_FALSE(explains("void f() {\n  int x = 1 +@;\n}\n"));
+}
+
 }  // namespace
 }  // namespace portcheck::kernel

@@ -14,6 +14,15 @@
 #include "lint/kernel/row_expand_source_type_check.h"
 #include "lint/kernel/mixed_vector_cube_check.h"
 #include "lint/kernel/acc_to_vec_move_check.h"
+#include "lint/kernel/iteration_guard_check.h"
+#include "lint/kernel/loop_invariant_branch_check.h"
+#include "lint/kernel/tile_array_runtime_index_check.h"
+#include "lint/kernel/tile_data_copy_check.h"
+#include "lint/kernel/impl_runtime_branch_check.h"
+#include "lint/kernel/tile_function_sync_check.h"
+#include "lint/kernel/subview_layout_check.h"
+#include "lint/kernel/conv_tile_dynamic_shape_check.h"
+#include "lint/kernel/in_place_move_check.h"
 #include "lint/kernel/tile_location_check.h"
 #include "lint/kernel/operand_count_check.h"
 #include "lint/kernel/dtype_support_check.h"
@@ -43,6 +52,15 @@ const std::vector<std::unique_ptr<KernelCheck>>& kernelChecks() {
     v.push_back(std::make_unique<RowExpandSourceTypeCheck>());
     v.push_back(std::make_unique<MixedVectorCubeCheck>());
     v.push_back(std::make_unique<AccToVecMoveCheck>());
+    v.push_back(std::make_unique<IterationGuardCheck>());
+    v.push_back(std::make_unique<LoopInvariantBranchCheck>());
+    v.push_back(std::make_unique<TileArrayRuntimeIndexCheck>());
+    v.push_back(std::make_unique<TileDataCopyCheck>());
+    v.push_back(std::make_unique<ImplRuntimeBranchCheck>());
+    v.push_back(std::make_unique<TileFunctionSyncCheck>());
+    v.push_back(std::make_unique<SubviewLayoutCheck>());
+    v.push_back(std::make_unique<ConvTileDynamicShapeCheck>());
+    v.push_back(std::make_unique<InPlaceMoveCheck>());
     v.push_back(std::make_unique<TileLocationCheck>());
     v.push_back(std::make_unique<OperandCountCheck>());
     v.push_back(std::make_unique<DtypeSupportCheck>());

@@ -24,8 +24,10 @@ void LiveTilesCapacityCheck::check(const KernelContext& ctx, std::vector<Diagnos
       if (s.function != static_cast<int>(f) || s.kind != SymbolKind::Tile || s.is_param || s.by_reference) continue;
       if (aliases.count(static_cast<int>(i))) continue;
       if (auto b = s.tile.bytes()) {
-        used[s.tile.loc] += alignUp(*b);
-        count[s.tile.loc]++;
+        // A tile array holds all its elements at once; an array of unknown length counts as one element.
+        std::int64_t n = s.is_array ? s.array_elements.value_or(1) : 1;
+        used[s.tile.loc] += alignUp(*b) * n;
+        count[s.tile.loc] += static_cast<int>(n);
       }
     }
     for (const auto& [loc, bytes] : used) {

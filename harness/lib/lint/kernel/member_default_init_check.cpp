@@ -1,10 +1,18 @@
 #include "lint/kernel/member_default_init_check.h"
 
+#include <algorithm>
+
 namespace portcheck {
 
 using namespace kernel;
 
 void MemberDefaultInitCheck::check(const KernelContext& ctx, std::vector<Diagnostic>& out) const {
+  // Only files with device code: host drivers (main.cpp, runtime setup) keep their C++ initializers.
+  const KernelModel& m = ctx.model;
+  bool device = std::any_of(m.functions.begin(), m.functions.end(),
+                            [](const Function& f) { return f.aicore || f.entry || f.tile_function; }) ||
+                std::any_of(m.calls.begin(), m.calls.end(), [](const Call& c) { return c.instruction != nullptr; });
+  if (!device) return;
   for (const Record& r : ctx.model.records) {
     if (!r.reach.inAutoMode()) continue;
     for (const Field& f : r.fields)

@@ -14,6 +14,13 @@ void TileFunctionSignatureCheck::check(const KernelContext& ctx, std::vector<Dia
     for (int p : f.params) {
       const Symbol& s = m.symbols[p];
       if (!s.by_pointer && !s.by_reference) continue;
+      // Tile data passed as a pointer or reference (`TileData::DType*`, `TileData&`). GM pointers
+      // (`__gm__ T*`, `typename GlobalData::DType __out__* dst`) are how pto-isa's own tile functions write
+      // to global memory, and a plain `T*` is not known to point into a tile.
+      bool tile_data = s.kind == SymbolKind::Tile ||
+                       (s.kind != SymbolKind::GmPointer && s.type_text.find("Tile") != std::string::npos &&
+                        s.type_text.find("Global") == std::string::npos);
+      if (!tile_data) continue;
       out.push_back(at(ctx, s.pos, "parameter '" + s.name + "' of tile function " + f.name + " is a " +
                                        (s.by_pointer ? "pointer" : "reference") +
                                        "; tile functions take `typename Tile::TileDType` by value (__in__/__out__)"));
