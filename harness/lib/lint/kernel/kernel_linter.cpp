@@ -65,7 +65,9 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     for (TSNode err : errorNodes(tree)) {
       std::uint32_t b = ts_node_start_byte(err), e = ts_node_end_byte(err);
       TSNode unit = enclosingUnit(err);
-      if (kernel::preprocessorMayExplain(f.text, b, e, ts_node_start_byte(unit), ts_node_end_byte(unit))) continue;
+      // Once the preprocessor explains one error, later ones are taken as its cascade (error recovery after a
+      // macro-built initializer or an unbalanced #if branch runs on for many lines); the compile check sees them.
+      if (kernel::preprocessorMayExplain(f.text, b, e, ts_node_start_byte(unit), ts_node_end_byte(unit))) break;
       auto [line, col] = f.position(b);
       std::string what = ts_node_is_missing(err) ? "missing '" + std::string(nodeType(err)) + "'" : "invalid syntax";
       out.push_back(makeDiagnostic("ISA001", f.path, line, col, what));
