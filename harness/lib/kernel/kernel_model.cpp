@@ -161,6 +161,7 @@ class Builder {
 
   std::string_view txt(TSNode n) const { return tree_.nodeText(n); }
   std::string_view original(TSNode n) const {
+    if (isNull(n)) return {};  // a declaration without a type (found by fuzz_kernel_model)
     std::uint32_t b = ts_node_start_byte(n), e = ts_node_end_byte(n);
     return e <= file_.text.size() && b <= e ? std::string_view(file_.text).substr(b, e - b) : std::string_view();
   }
