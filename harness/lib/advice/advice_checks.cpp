@@ -3,6 +3,7 @@
 #include "advice/grow_low_usage_check.h"
 #include "advice/loop_into_scope_check.h"
 #include "advice/merge_parallel_scopes_check.h"
+#include "advice/online_softmax_check.h"
 #include "advice/shrink_over_capacity_check.h"
 
 namespace portcheck {
@@ -15,6 +16,7 @@ const std::vector<std::unique_ptr<AdviceCheck>>& adviceChecks() {
     v.push_back(std::make_unique<ShrinkOverCapacityCheck>());
     v.push_back(std::make_unique<MergeParallelScopesCheck>());
     v.push_back(std::make_unique<LoopIntoScopeCheck>());
+    v.push_back(std::make_unique<OnlineSoftmaxCheck>());
     return v;
   }();
   return checks;

@@ -30,10 +30,28 @@ void GrowLowUsageCheck::check(const SramCheckContext& ctx, std::vector<Diagnosti
         big = &t;
         break;
       }
+    // The tile cannot grow past the GM tensor it comes from or goes to: the outer dimension when
+    // the tensor has room there, else the inner one; no advice when it already spans the tensor.
+    std::size_t dim = 0;
+    if (big && big->extent.size() == big->shape.size()) {
+      auto room = [&](std::size_t d) {
+        std::int64_t f = 1;
+        while (f * 2 <= factor && big->shape[d] * f * 2 <= big->extent[d]) f *= 2;
+        return f;
+      };
+      std::int64_t outer = room(0), inner = room(big->shape.size() - 1);
+      if (outer >= 2 || outer >= inner) {
+        factor = outer;
+      } else {
+        factor = inner;
+        dim = big->shape.size() - 1;
+      }
+      if (factor < 2) continue;
+    }
     std::string tile_text;
     if (big) {
       std::vector<std::int64_t> grown = big->shape;
-      grown[0] *= factor;
+      grown[dim] *= factor;
       tile_text = " (e.g. '" + big->name + "' " + advice::shapeText(big->shape) + " -> " + advice::shapeText(grown) +
                   ", " + std::to_string(big->bytes * factor) + " bytes)";
     }
@@ -42,7 +60,7 @@ void GrowLowUsageCheck::check(const SramCheckContext& ctx, std::vector<Diagnosti
         id(), k.file, k.line, 1,
         "kernel '" + k.kernel + "' uses " + std::to_string(dom->hwm) + " of " + std::to_string(dom->capacity) +
             " bytes of " + dom->space + " (" + advice::percent(dom->hwm, dom->capacity) + "): grow its tiles up to " +
-            std::to_string(factor) + "x along the outer dimension" + tile_text + " for an estimated " +
+            std::to_string(factor) + "x along " + (dim == 0 ? std::string("the outer dimension") : "dimension " + std::to_string(dim)) + tile_text + " for an estimated " +
             std::to_string(grown_hwm) + " bytes (" + advice::percent(grown_hwm, dom->capacity) +
             "), or fuse more work into it");
     d.sram = SramFigures{k.kernel, dom->space, dom->hwm, dom->capacity};

@@ -1,6 +1,9 @@
 #include "advice/loop_into_scope_check.h"
 
+#include <algorithm>
+
 #include "advice/advice_text.h"
+#include "advice/core_count.h"
 #include "advice/task_graph.h"
 #include "rules/catalogue.h"
 
@@ -25,14 +28,46 @@ void LoopIntoScopeCheck::check(const SramCheckContext& ctx, std::vector<Diagnost
       const sram::KernelEstimate& k = ctx.kernels[static_cast<std::size_t>(t.estimates[0])];
       const sram::SpaceEstimate* dom = advice::dominantSpace(k.spaces);
       if (!dom || 100.0 * static_cast<double>(dom->hwm) >= low * static_cast<double>(dom->capacity)) continue;
-      std::string trips = loop.trip_count ? std::to_string(*loop.trip_count) : "N";
-      Diagnostic d = makeDiagnostic(
-          id(), t.file, ls.loc.line, 1,
-          "the " + std::string(dsl::loopIterName(loop.iter)) + " loop dispatches the small kernel '" + t.kernel +
-              "' " + trips + " times (" + dom->space + " " + std::to_string(dom->hwm) + " of " +
-              std::to_string(dom->capacity) + " bytes, " + advice::percent(dom->hwm, dom->capacity) +
-              "): move the loop inside the scope for one dispatch; the tiles are reused across iterations, so the "
-              "estimate stays " + std::to_string(dom->hwm) + " bytes");
+      if (!loop.trip_count || *loop.trip_count < 2) continue;
+      const std::int64_t trips = *loop.trip_count;
+      // Tasks left after the move come only from the loops around this one; keep at least one per
+      // core of the kernel's kind (moving the loop below the core count idles the rest). An
+      // enclosing loop of unknown trip count counts as one iteration.
+      std::int64_t outer = 1;
+      for (int l = ls.enclosing_loop; l >= 0; l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+        const dsl::Stmt& os = fn.stmts[static_cast<std::size_t>(l)];
+        if (os.loop >= 0)
+          if (const auto& tc = fn.loops[static_cast<std::size_t>(os.loop)].trip_count; tc && *tc > 0) outer *= *tc;
+      }
+      const int cores = advice::coreCount(ctx.settings.platform, k.core);
+      // The largest chunk of iterations to move inside (a divisor of the trip count) that still
+      // leaves `cores` tasks.
+      std::int64_t chunk = 1;
+      const std::int64_t need = (cores + outer - 1) / outer;  // chunks the loop must keep
+      for (std::int64_t n = std::max<std::int64_t>(need, 1); n <= trips / 2 && n < need + 4096; ++n)
+        if (trips % n == 0) {
+          chunk = trips / n;
+          break;
+        }
+      if (chunk < 2) continue;
+      const std::string where = std::string(dsl::loopIterName(loop.iter)) + " loop";
+      const std::string usage = "(" + dom->space + " " + std::to_string(dom->hwm) + " of " +
+                                std::to_string(dom->capacity) + " bytes, " + advice::percent(dom->hwm, dom->capacity) + ")";
+      const std::string core_text = std::to_string(cores) + " " + (k.core == "AIC" ? "AIC" : "AIV") + " cores of " +
+                                    std::string(toString(ctx.settings.platform));
+      std::string msg;
+      if (chunk == trips)
+        msg = "the " + where + " dispatches the small kernel '" + t.kernel + "' " + std::to_string(trips) + " times " +
+              usage + ": move the loop inside the scope for one dispatch per outer iteration (" +
+              std::to_string(outer) + " tasks, still at least one per each of the " + core_text +
+              "); the tiles are reused across iterations, so the estimate stays " + std::to_string(dom->hwm) + " bytes";
+      else
+        msg = "the " + where + " dispatches the small kernel '" + t.kernel + "' " + std::to_string(trips * outer) +
+              " times " + usage + ": split it into " + std::to_string(trips / chunk) + " chunks of " +
+              std::to_string(chunk) + " iterations and move the inner loop inside the scope (" +
+              std::to_string(outer * (trips / chunk)) + " tasks for the " + core_text +
+              "); the tiles are reused across iterations, so the estimate stays " + std::to_string(dom->hwm) + " bytes";
+      Diagnostic d = makeDiagnostic(id(), t.file, ls.loc.line, 1, msg);
       d.notes.push_back({t.file, t.line, 0, "the scope dispatched in the loop"});
       out.push_back(std::move(d));
     }

@@ -9,6 +9,14 @@ namespace portcheck::sram {
 
 bool overlaps(const Interval& a, const Interval& b) { return !(a.last <= b.def || b.last <= a.def); }
 
+bool conflicts(const Interval& a, const Interval& b) {
+  if (overlaps(a, b)) return true;
+  auto forbids = [](const Interval& x, const Interval& y) {
+    return y.id >= 0 && std::find(x.no_share.begin(), x.no_share.end(), y.id) != x.no_share.end();
+  };
+  return forbids(a, b) || forbids(b, a);
+}
+
 Packing pack(std::vector<Interval>& tiles, std::int64_t reserved) {
   // Largest first; ties in program order (stable), as MemoryReuse's first-fit-decreasing packer.
   std::vector<std::size_t> order(tiles.size());
@@ -24,7 +32,7 @@ Packing pack(std::vector<Interval>& tiles, std::int64_t reserved) {
     int chosen = -1;
     for (std::size_t b = 0; b < members.size() && chosen < 0; ++b) {
       bool ok = std::none_of(members[b].begin(), members[b].end(),
-                             [&](std::size_t m) { return overlaps(tiles[m], t); });
+                             [&](std::size_t m) { return conflicts(tiles[m], t); });
       if (ok) chosen = static_cast<int>(b);
     }
     if (chosen < 0) {

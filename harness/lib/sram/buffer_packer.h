@@ -19,9 +19,15 @@ struct Interval {
   int line = 0;
   bool implicit = false;   // inserted by the compiler (implicit load, AutoTileMatmulL0 L0 tile)
   std::vector<std::int64_t> shape;  // static shape when known (empty otherwise)
+  std::vector<std::int64_t> extent; // the largest shape the tile can grow to: the whole GM tensor it is
+                                    // loaded from / stored into, through views (empty: unknown)
   std::string loads_from;  // the tensor a pl.load fills it from (name in the kernel's function)
   std::string stores_to;   // the tensor a pl.store writes it to
   int buffer = -1;         // filled by pack(): the buffer the tile lands in
+  int id = -1;             // identifies the tile for no_share (unique within a kernel; -1: none)
+  std::vector<int> no_share;  // ids of tiles it may not share a buffer with although their lifetimes
+                              // only touch: the inputs of an op that cannot write its output in place
+                              // (MemoryReuse's not_inplace_safe / widening-cast forbid-alias set)
 };
 
 struct Packing {
@@ -31,6 +37,10 @@ struct Packing {
 
 // True when the two lifetimes overlap (touching does not count).
 bool overlaps(const Interval& a, const Interval& b);
+
+// True when the two tiles may not share a buffer: their lifetimes overlap, or one is an input the
+// other's op may not alias.
+bool conflicts(const Interval& a, const Interval& b);
 
 // Packs `tiles` (assigns Interval::buffer) above `reserved` bytes.
 Packing pack(std::vector<Interval>& tiles, std::int64_t reserved = 0);

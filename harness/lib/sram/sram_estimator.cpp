@@ -39,7 +39,19 @@ bool isMatmulOp(std::string_view op) {
 // Ops whose result aliases their (first) operand's buffer.
 bool isViewOp(std::string_view op) {
   return op == "reshape" || op == "slice" || op == "view" || op == "yield_" || op == "reinterpret_view" ||
-         op == "set_validshape";
+         op == "set_validshape" || op == "transpose_view";
+}
+
+// Ops registered not_inplace_safe() in pypto (src/ir/op/tile_ops/*.cpp): MemoryReuse never puts
+// their output in the buffer of one of their inputs, even when the input's last use is the op.
+bool isNotInplaceSafe(std::string_view op) {
+  static const std::unordered_set<std::string_view> kOps = {
+      "ands",        "col_argmax",      "col_argmin", "concat",         "extract",        "fillpad_expand",
+      "fmod",        "fmods",           "gather",     "gather_compare", "gather_mask",    "gatherb",
+      "mgather",     "move",            "mrgsort_format1", "mrgsort_format2", "ors",      "prelu",
+      "recip",       "row_argmax",      "row_argmin", "row_max",        "row_min",        "row_prod",
+      "row_sum",     "rsqrt",           "sort32",     "transpose",      "xors"};
+  return kOps.count(op) > 0;
 }
 
 std::int64_t elementBytes(dsl::DType t) { return std::max(1, dsl::dtypeBits(t) / 8); }
@@ -59,6 +71,7 @@ class RegionEstimator {
     numberPoints();
     resolveAliases();
     collectUses();
+    classifyOperands();
     collectTiles();
     return assemble();
   }
@@ -104,7 +117,10 @@ class RegionEstimator {
       const Expr& d = X(v.def_expr);
       int src = -1;
       if (d.kind == ExprKind::Name || d.kind == ExprKind::Attribute) src = d.value;
-      else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) {
+      else if (d.kind == ExprKind::Subscript && !d.children.empty()) {
+        const Value* s = fn_.valueOf(d.children[0]);
+        if (s && s->on_chip) src = X(d.children[0]).value;
+      } else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) {
         const Value* s = fn_.valueOf(d.args[0]);
         if (s && s->on_chip) src = X(d.args[0]).value;
       }
@@ -116,7 +132,8 @@ class RegionEstimator {
   void useAt(int e, int point, int stmt) {
     if (e < 0) return;
     const Expr& x = X(e);
-    if (x.value >= 0 && (x.kind == ExprKind::Name || x.kind == ExprKind::Call || x.kind == ExprKind::Attribute)) {
+    if (x.value >= 0 && (x.kind == ExprKind::Name || x.kind == ExprKind::Call || x.kind == ExprKind::Attribute ||
+                         x.kind == ExprKind::Subscript)) {
       uses_[static_cast<std::size_t>(root(x.value))].push_back({point, stmt});
       if (x.kind == ExprKind::Call) return;
     }
@@ -161,6 +178,58 @@ class RegionEstimator {
     return s;
   }
 
+  // A view of a GM tensor taken inside the kernel (`t[a:b, c:d]`, `pl.slice(t, ...)`): the compiler
+  // loads the viewed region into a tile (ConvertTensorToTile), sized by the view, not by `t`.
+  bool isGmView(int v) const {
+    const Value& val = V(v);
+    if (!val.on_chip || val.type.kind != ValueKind::Tensor || val.def_expr < 0) return false;
+    const Expr& d = X(val.def_expr);
+    int base = -1;
+    if (d.kind == ExprKind::Subscript && !d.children.empty()) base = d.children[0];
+    else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) base = d.args[0];
+    if (base < 0) return false;
+    const Value* b = fn_.valueOf(base);
+    return b && !b->on_chip && b->type.kind == ValueKind::Tensor;
+  }
+
+  std::string viewSource(int v) const {
+    const Expr& d = X(V(v).def_expr);
+    int base = d.kind == ExprKind::Subscript ? d.children[0] : d.args[0];
+    const Value* b = fn_.valueOf(base);
+    return b ? b->name : std::string();
+  }
+
+  // The space a value's tile lands in: a GM view read by a matmul is loaded into Mat.
+  MemSpace tileSpace(int r) const {
+    if (mat_operand_.count(r) && isGmView(r)) return MemSpace::Mat;
+    return spaceOf(V(r));
+  }
+
+  // Which roots are matmul operands (left / right), and which are read as data at all (a view used
+  // only as the destination of pl.assemble / pl.store is not loaded).
+  void classifyOperands() {
+    for (int c : fn_.calls) {
+      const Expr& call = X(c);
+      if (!inRegion(call.stmt)) continue;
+      std::string_view op = opName(call);
+      auto rootOf = [&](int a) { return a >= 0 && X(a).value >= 0 ? root(X(a).value) : -1; };
+      if (isMatmulOp(op)) {
+        std::size_t li = op.find("_acc") != std::string_view::npos ? 1 : 0;
+        for (std::size_t i = li; i < std::min(call.args.size(), li + 2); ++i)
+          if (int r = rootOf(call.args[i]); r >= 0) mat_operand_.insert(r);
+      }
+      for (std::size_t i = 0; i < call.args.size(); ++i) {
+        bool dest = (op == "assemble" && i == 0) || (op == "store" && i == 2);
+        if (!dest)
+          if (int r = rootOf(call.args[i]); r >= 0) data_use_.insert(r);
+      }
+      for (const auto& [k, a] : call.kwargs)
+        if (k != "output_tensor")
+          if (int r = rootOf(a); r >= 0) data_use_.insert(r);
+    }
+  }
+  std::unordered_set<int> mat_operand_, data_use_;
+
   void addTile(std::string name, std::int64_t bytes, MemSpace space, int def, int last, int line,
                bool implicit = false) {
     Tile t;
@@ -171,6 +240,7 @@ class RegionEstimator {
     t.iv.last = std::max(def, last);
     t.iv.line = line;
     t.space = space;
+    t.iv.id = static_cast<int>(tiles_.size());
     if (space == MemSpace::Vec) has_vector_tile_ = true;
     tiles_.push_back(std::move(t));
   }
@@ -193,10 +263,13 @@ class RegionEstimator {
       const Value& v = fn_.values[i];
       if (!v.on_chip || !inRegion(v.def_stmt)) continue;
       if (v.type.kind == ValueKind::Scalar) continue;
-      if (v.def_expr < 0 || X(v.def_expr).kind != ExprKind::Call) continue;
+      if (v.def_expr < 0) continue;
+      bool gm_view = isGmView(static_cast<int>(i));
+      if (X(v.def_expr).kind != ExprKind::Call && !gm_view) continue;
       int r = root(static_cast<int>(i));
       if (r != static_cast<int>(i) || !done.insert(r).second) continue;
-      MemSpace space = spaceOf(v);
+      if (gm_view && !data_use_.count(r)) continue;  // only written through: no tile
+      MemSpace space = tileSpace(r);
       if (space == MemSpace::DDR) continue;
       std::optional<std::int64_t> bytes = v.type.bytes();
       if (!bytes) {
@@ -221,8 +294,31 @@ class RegionEstimator {
       const Expr& dx = X(v.def_expr);
       if (opName(dx) == "load" && !dx.args.empty())
         if (const Value* src = fn_.valueOf(dx.args[0])) tiles_.back().iv.loads_from = src->name;
+      if (gm_view) tiles_.back().iv.loads_from = viewSource(r);
       tiles_.back().crossing = false;
       value_tile_[r] = static_cast<int>(tiles_.size()) - 1;
+      // pl.pipeline(stage=N) unrolls the body N deep: a tile defined in it (not carried across
+      // iterations) exists N times at once, each in its own buffer.
+      // (an accumulator rebound in the body, `acc = pl.matmul_acc(acc, ...)`, is carried under its name)
+      // (also when its name is bound before the loop: `acc = pl.matmul_acc(acc, ...)` in the body)
+      const int ploop = pipelineLoop(v.def_stmt);
+      bool carried = v.loop_carried;
+      for (std::size_t j = 0; j < fn_.values.size() && !carried && ploop >= 0; ++j) {
+        const Value& o = fn_.values[j];
+        carried = (o.loop_carried && root(static_cast<int>(j)) == r) ||
+                  (!v.name.empty() && o.name == v.name && !fn_.contains(ploop, o.def_stmt) && o.def_stmt != ploop);
+      }
+      if (int depth = ploop >= 0 ? pipelineDepth(ploop) : 1; depth > 1 && !carried) {
+        const int first = static_cast<int>(tiles_.size()) - 1;
+        for (int d = 1; d < depth; ++d) {
+          Tile copy = tiles_[static_cast<std::size_t>(first)];
+          copy.iv.name += " (pipeline stage " + std::to_string(d + 1) + ")";
+          copy.iv.implicit = true;
+          copy.iv.id = static_cast<int>(tiles_.size());
+          for (int o = first; o < copy.iv.id; ++o) copy.iv.no_share.push_back(o);
+          tiles_.push_back(std::move(copy));
+        }
+      }
     }
     for (int c : fn_.calls) {
       const Expr& call = X(c);
@@ -236,13 +332,151 @@ class RegionEstimator {
       }
       bool mm = isMatmulOp(op);
       if (mm) has_cube_op_ = true;
+      forbidInplace(c);
       implicitLoads(c, mm);
       if (mm) autoTileL0(c);
       markCrossing(c, mm);
     }
+    propagateExtents();
+  }
+
+  // The static shape of the GM tensor a (GM) value views, following slices / subscripts / views to
+  // the tensor they were taken from; empty when unknown.
+  std::vector<std::int64_t> gmExtent(int v) const {
+    for (int guard = 0; guard < 16 && v >= 0; ++guard) {
+      const Value& val = V(v);
+      int base = -1;
+      if (val.def_expr >= 0) {
+        const Expr& d = X(val.def_expr);
+        if (d.kind == ExprKind::Subscript && !d.children.empty()) base = d.children[0];
+        else if (d.kind == ExprKind::Call && (opName(d) == "slice" || opName(d) == "view") && !d.args.empty())
+          base = d.args[0];
+        else if (d.kind == ExprKind::Name) base = val.def_expr;
+      }
+      int next = base >= 0 ? X(base).value : -1;
+      if (next < 0 || next == v || V(next).on_chip) {
+        std::vector<std::int64_t> out;
+        if (val.type.shape.fullyStatic())
+          for (const dsl::Dim& d : val.type.shape.dims) out.push_back(*d);
+        return out;
+      }
+      v = next;
+    }
+    return {};
+  }
+
+  static void clampExtent(std::vector<std::int64_t>& into, const std::vector<std::int64_t>& by) {
+    if (by.empty()) return;
+    if (into.empty()) {
+      into = by;
+      return;
+    }
+    if (into.size() != by.size()) return;
+    for (std::size_t i = 0; i < into.size(); ++i) into[i] = std::min(into[i], by[i]);
+  }
+
+  // How far each tile could grow (for the FUSE advice): loads and views from their GM tensor, stores
+  // and assembles into their destination, then along same-shaped operands and results, and through
+  // a matmul's M (left operand) and N (right operand).
+  void propagateExtents() {
+    auto tileOf = [&](int e) -> Tile* {
+      if (e < 0 || X(e).value < 0) return nullptr;
+      auto it = value_tile_.find(root(X(e).value));
+      return it == value_tile_.end() ? nullptr : &tiles_[static_cast<std::size_t>(it->second)];
+    };
+    auto rankMatched = [](std::vector<std::int64_t> e, const Tile& t) {
+      return e.size() == t.iv.shape.size() ? e : std::vector<std::int64_t>{};
+    };
+    for (const auto& [r, ti] : value_tile_) {
+      Tile& t = tiles_[static_cast<std::size_t>(ti)];
+      if (t.iv.shape.empty()) continue;
+      if (isGmView(r)) {
+        const Expr& d = X(V(r).def_expr);
+        int base = d.kind == ExprKind::Subscript ? d.children[0] : d.args[0];
+        if (X(base).value >= 0) clampExtent(t.iv.extent, rankMatched(gmExtent(X(base).value), t));
+      }
+    }
+    for (int c : fn_.calls) {
+      const Expr& call = X(c);
+      if (!inRegion(call.stmt)) continue;
+      std::string_view op = opName(call);
+      if (op == "load" && !call.args.empty() && X(call.args[0]).value >= 0)
+        if (Tile* t = tileOf(c); t && !t->iv.shape.empty())
+          clampExtent(t->iv.extent, rankMatched(gmExtent(X(call.args[0]).value), *t));
+      int src = -1, dst = -1;
+      if (op == "store" && call.args.size() >= 3) src = call.args[0], dst = call.args[2];
+      if (op == "assemble" && call.args.size() >= 2) src = call.args[1], dst = call.args[0];
+      if (src >= 0 && X(dst).value >= 0)
+        if (Tile* t = tileOf(src); t && !t->iv.shape.empty())
+          clampExtent(t->iv.extent, rankMatched(gmExtent(X(dst).value), *t));
+    }
+    for (int pass = 0; pass < 3; ++pass)
+      for (int c : fn_.calls) {
+        const Expr& call = X(c);
+        if (!inRegion(call.stmt)) continue;
+        Tile* out = tileOf(c);
+        if (!out || out->iv.shape.empty()) continue;
+        std::string_view op = opName(call);
+        if (isMatmulOp(op)) {
+          std::size_t li = op.find("_acc") != std::string_view::npos ? 1 : 0;
+          if (call.args.size() < li + 2 || out->iv.shape.size() != 2) continue;
+          Tile* l = tileOf(call.args[li]);
+          Tile* r = tileOf(call.args[li + 1]);
+          if (!l || !r || l->iv.extent.size() != 2 || r->iv.extent.size() != 2) continue;
+          bool a_trans = false, b_trans = false;
+          for (const auto& [k, v] : call.kwargs) {
+            bool yes = X(v).kind == ExprKind::Bool && X(v).number.isInt() && X(v).number.i == 1;
+            if (k == "a_trans") a_trans = yes;
+            if (k == "b_trans") b_trans = yes;
+          }
+          clampExtent(out->iv.extent, {l->iv.extent[a_trans ? 1 : 0], r->iv.extent[b_trans ? 0 : 1]});
+          continue;
+        }
+        for (int a : call.args) {
+          Tile* in = tileOf(a);
+          if (!in || in == out || in->iv.shape != out->iv.shape) continue;
+          clampExtent(out->iv.extent, in->iv.extent);
+          clampExtent(in->iv.extent, out->iv.extent);
+        }
+      }
   }
 
   std::unordered_map<int, int> value_tile_;
+
+  // The innermost pl.pipeline loop statement of the kernel around `stmt` (-1 when none), and its stage.
+  int pipelineLoop(int stmt) const {
+    if (stmt < 0) return -1;
+    for (int l = fn_.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && inRegion(l);
+         l = fn_.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+      const dsl::Stmt& ls = fn_.stmts[static_cast<std::size_t>(l)];
+      if (ls.loop >= 0 && fn_.loops[static_cast<std::size_t>(ls.loop)].iter == dsl::LoopIter::PlPipeline) return l;
+    }
+    return -1;
+  }
+  int pipelineDepth(int loop_stmt) const {
+    const dsl::Loop& loop = fn_.loops[static_cast<std::size_t>(fn_.stmts[static_cast<std::size_t>(loop_stmt)].loop)];
+    return loop.stage.isInt() && loop.stage.i > 1 && loop.stage.i <= 8 ? static_cast<int>(loop.stage.i) : 1;
+  }
+
+  // MemoryReuse keeps the output of a not_inplace_safe op, and of a widening pl.cast (the write
+  // cursor would outrun the read cursor), out of its inputs' buffers.
+  void forbidInplace(int c) {
+    const Expr& call = X(c);
+    if (call.value < 0) return;
+    std::string_view op = opName(call);
+    auto out = value_tile_.find(root(call.value));
+    if (out == value_tile_.end()) return;
+    for (std::size_t i = 0; i < call.args.size(); ++i) {
+      int a = call.args[i];
+      if (X(a).value < 0) continue;
+      auto in = value_tile_.find(root(X(a).value));
+      if (in == value_tile_.end() || in->second == out->second) continue;
+      bool forbid = isNotInplaceSafe(op);
+      if (op == "cast" && i == 0)
+        forbid = dsl::dtypeBits(V(call.value).type.dtype) > dsl::dtypeBits(V(X(a).value).type.dtype);
+      if (forbid) tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(in->second);
+    }
+  }
 
   // Tensor-level compute in incore code loads its GM tensor operands into on-chip tiles first.
   void implicitLoads(int c, bool mm) {
@@ -251,6 +485,7 @@ class RegionEstimator {
     if (!result || !result->on_chip || result->type.kind != ValueKind::Tensor) return;
     std::string_view op = opName(call);
     if (op == "load" || op == "create" || op == "full" || op == "create_tile") return;
+    if (isViewOp(op)) return;  // a view of a GM tensor is the load of the viewed region (a tile itself)
     int p = call_point_[c];
     for (int a : call.args) {
       const Value* v = fn_.valueOf(a);
@@ -269,6 +504,7 @@ class RegionEstimator {
     if (it != implicit_mat_.end()) return it->second ? MemSpace::Mat : MemSpace::Vec;
     const Value* v = fn_.valueOf(a);
     if (!v) return MemSpace::Unknown;
+    if (X(a).value >= 0) return tileSpace(root(X(a).value));
     return spaceOf(*v);
   }
 
