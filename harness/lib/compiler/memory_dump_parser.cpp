@@ -1,6 +1,7 @@
 #include "compiler/memory_dump_parser.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <regex>
 #include <system_error>
@@ -9,6 +10,14 @@
 
 namespace portcheck {
 namespace {
+
+// A decimal figure, nullopt when it is not one or does not fit in int64 (no exception).
+std::optional<std::int64_t> toInt64(const std::string& text) {
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
 
 // The text between `pl.Tile[` at `open` and its matching ']'.
 std::string_view bracketBody(std::string_view line, std::size_t open) {
@@ -40,8 +49,11 @@ void parseTiles(const std::string& line, int line_no, DumpFunction& fn) {
     DumpTile t;
     t.var = var;
     t.base = m[1].str();
-    t.offset = std::stoll(m[2].matched ? m[2].str() : m[3].str());
-    t.size = std::stoll(m[4].str());
+    // Figures past int64 (fuzz_pass_dump: std::stoll threw) are no real dump: skip the tile.
+    std::optional<std::int64_t> offset = toInt64(m[2].matched ? m[2].str() : m[3].str()), size = toInt64(m[4].str());
+    if (!offset || !size) continue;
+    t.offset = *offset;
+    t.size = *size;
     t.space = m[5].str();
     t.line = line_no;
     if (t.space == "DDR") continue;
@@ -53,7 +65,7 @@ std::optional<std::int64_t> keywordInt(const std::string& line, const std::strin
   std::regex re(key + R"(=(-?\d+))");
   std::smatch m;
   if (!std::regex_search(line, m, re)) return std::nullopt;
-  return std::stoll(m[1].str());
+  return toInt64(m[1].str());
 }
 
 }  // namespace
@@ -89,7 +101,7 @@ PassDump parsePassDump(const std::string& text, const std::string& pass_name) {
     }
     if (!fn) continue;
     if (line.find("pl.tile.alloc(") != std::string::npos && std::regex_search(line, m, kAlloc)) {
-      fn->allocs.push_back(DumpAlloc{m[1].str(), m[2].str(), std::stoll(m[3].str())});
+      if (std::optional<std::int64_t> bytes = toInt64(m[3].str())) fn->allocs.push_back(DumpAlloc{m[1].str(), m[2].str(), *bytes});
       continue;
     }
     if (line.find("pl.system.reserve_buffer(") != std::string::npos) {

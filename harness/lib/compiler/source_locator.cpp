@@ -64,8 +64,20 @@ SourceLocator::SourceLocator(const PathMapper& paths) : paths_(paths) {
 
 void SourceLocator::indexGeneratedPto(const std::filesystem::path& out_dir) { pto_.addOutputFolder(out_dir); }
 
+namespace {
+// Names come from compiler text: taken literally, `(` or `[` in one made std::regex throw (fuzz_compile_log).
+std::string regexEscaped(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+}  // namespace
+
 std::optional<SourceLocator::Region> SourceLocator::defRegion(const std::string& name) const {
-  const std::regex def_re("^\\s*(?:async\\s+)?def\\s+" + name + "\\s*\\(");
+  const std::regex def_re("^\\s*(?:async\\s+)?def\\s+" + regexEscaped(name) + "\\s*\\(");
   for (const File& f : files_) {
     for (std::size_t i = 0; i < f.lines.size(); ++i) {
       if (f.lines[i].size() > kMaxLineBytes || f.lines[i].find(name) == std::string::npos ||
@@ -136,7 +148,7 @@ std::optional<SourceLocation> SourceLocator::assignment(const std::string& varia
                                                         const std::optional<Region>& within) const {
   if (variable.empty()) return std::nullopt;
   // `x = ...`, `x: T = ...`, `x[...] = ...` (not `x == ...`).
-  const std::regex assign_re("^(\\s*)" + variable + R"(\s*(?::[^=]*|\[[^\]]*\])?=(?!=))");
+  const std::regex assign_re("^(\\s*)" + regexEscaped(variable) + R"(\s*(?::[^=]*|\[[^\]]*\])?=(?!=))");
   auto scan = [&](const File& f, int from, int to) -> std::optional<SourceLocation> {
     for (int ln = from; ln <= to && ln <= static_cast<int>(f.lines.size()); ++ln) {
       const std::string& l = f.lines[static_cast<std::size_t>(ln) - 1];

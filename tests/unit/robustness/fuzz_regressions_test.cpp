@@ -3,7 +3,9 @@
 // and are replayed by FuzzCorpus.* in every build.
 #include <gtest/gtest.h>
 
+#include "compiler/compile_record.h"
 #include "compiler/legacy_memory_report_parser.h"
+#include "compiler/memory_dump_parser.h"
 #include "lint/linters.h"
 #include "test_support.h"
 #include "workspace/config.h"
@@ -50,6 +52,43 @@ TEST(FuzzRegression, KernelDeclarationWithoutATypeIsLinted) {
   bool syntax = false;
   for (const Diagnostic& d : ds) syntax |= d.rule == "ISA001";
   EXPECT_TRUE(syntax);  // the syntax error is reported, the rest still modelled
+}
+
+// pass_dump: a MemRef size past int64 made std::stoll throw out of the dump parser.
+TEST(FuzzRegression, PassDumpFiguresPastInt64AreSkipped) {
+  PassDump d = parsePassDump(
+      "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def k(self):\n"
+      "        mem_vec_0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 99999999999999999999999)\n"
+      "        t: pl.Tile[[64, 128], pl.FP32, pl.MemRef(mem_vec_0, 0, 99999999999999999999999), pl.Mem.Vec] = x\n"
+      "        u: pl.Tile[[64, 128], pl.FP32, pl.MemRef(mem_vec_0, 0, 32768), pl.Mem.Vec] = x\n",
+      "AllocateMemoryAddr");
+  ASSERT_EQ(d.functions.size(), 1u);
+  EXPECT_TRUE(d.functions[0].allocs.empty());
+  ASSERT_EQ(d.functions[0].tiles.size(), 1u);
+  EXPECT_EQ(d.functions[0].tiles[0].var, "u");
+}
+
+// compile_log: a function name with regex metacharacters from a `Failed to ...` line was pasted into a
+// std::regex, which threw (std::regex_error) out of the analysis.
+TEST(FuzzRegression, FunctionNamesWithRegexCharactersDoNotThrow) {
+  test::TempDir dir;
+  dir.write("program.py", "def k(x):\n    t = x\n");
+  CompileRecord r;
+  r.project = "p";
+  r.source_root = dir.path();
+  r.source_root_display = "projects/p/pypto_src";
+  r.out_dir = dir.path() / "out";
+  r.out_dir_display = "build/p";
+  r.exit_code = 1;
+  for (const char* name : {"k(", "k[", "a)b", "(?", "t["}) {
+    r.log = std::string("Failed to compile function '") + name + "': RuntimeError: boom\n";
+    CompileAnalysis a = analyzeCompile(r, Platform::A2A3);
+    EXPECT_FALSE(a.errors.empty()) << name;
+  }
+  for (const char* file : {"function-name-with-paren", "function-name-with-bracket"}) {
+    r.log = test::readFile(std::filesystem::path(test::fixturesDir()) / "fuzz" / "compile_log" / file);
+    EXPECT_NO_THROW(analyzeCompile(r, Platform::A2A3)) << file;
+  }
 }
 
 }  // namespace
