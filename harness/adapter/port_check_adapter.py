@@ -468,6 +468,27 @@ def run(options, result: dict) -> int:
     return 0
 
 
+def workspace_imports(options) -> str:
+    """Files of loaded modules below --workspace and outside the program's folder, one relative path per line."""
+    try:
+        root = os.path.realpath(options.workspace)
+        own = os.path.realpath(options.project or os.path.dirname(options.program_file))
+        found = set()
+        for module in list(sys.modules.values()):
+            path = getattr(module, "__file__", None)
+            if not path:
+                continue
+            real = os.path.realpath(path)
+            if real.startswith(own + os.sep) or not real.startswith(root + os.sep):
+                continue
+            if "site-packages" in real or "dist-packages" in real:  # a virtualenv kept in the workspace
+                continue
+            found.add(os.path.relpath(real, root).replace(os.sep, "/"))
+        return "\n".join(sorted(found))
+    except Exception:  # noqa: BLE001 - a missing list only costs a cache replay
+        return ""
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="port_check_adapter.py")
     where = parser.add_mutually_exclusive_group(required=True)
@@ -480,6 +501,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--mode", choices=("compile", "run"), default="compile",
                         help="compile only, or also run on the simulator and compare with the golden")
     parser.add_argument("--seed", type=int, default=0, help="run mode: seed of every random generator")
+    parser.add_argument("--workspace", default=None,
+                        help="the tree imports resolve in: modules loaded from below it, outside the "
+                             "program's own folder, are listed in workspace_imports (the cache depends on them)")
     options = parser.parse_args(argv)
     options.platform = PLATFORMS[options.platform]
 
@@ -521,6 +545,8 @@ def main(argv: list[str]) -> int:
             sys.stderr.flush()
         except Exception:  # noqa: BLE001
             pass
+        if options.workspace:
+            result["workspace_imports"] = workspace_imports(options)
         write_result(options.result, result)
     return code
 

@@ -10,7 +10,7 @@ TEST(Cli, VersionNamesToolCatalogueAndToolchain) {
   test::TempDir ws;
   auto r = test::runBinary("--version", ws.path());
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.out.find("port-check 0.1.0"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("port-check 0.2.0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("rule catalogue "), std::string::npos);
   EXPECT_NE(r.out.find("toolchain: "), std::string::npos);
 }

@@ -4,6 +4,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "process/subprocess.h"
 #include "rules/catalogue.h"
@@ -35,8 +36,21 @@ std::optional<int> configuredTimeout(const Config& config, std::string& problem)
   return static_cast<int>(v);
 }
 
+fs::path compileCacheRoot(const Session& session, const CommonOptions& options, const CompileOptions& compile) {
+  fs::path cache = compile.cache_dir ? fs::path(*compile.cache_dir) : session.workspace.root / ".port-check-cache";
+  if (!cache.is_absolute()) cache = options.cwd / cache;
+  return cache.lexically_normal();
+}
+
 void compileInto(Report& report, const Session& session, const CommonOptions& options, const CompileOptions& compile,
                  const Targets& targets, const Io& io, bool required) {
+  compileTargetsInto(report, session, options, compile, compileTargets(session.workspace, targets), io, required);
+}
+
+std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Session& session,
+                                                     const CommonOptions& options, const CompileOptions& compile,
+                                                     const std::vector<CompileTarget>& list, const Io& io,
+                                                     bool required, DriverSettings* settings_out) {
   const Toolchain& tc = session.toolchain;
   if (!tc.found) {
     std::string why = "no PyPTO toolchain: " + tc.why_not + "; give --pypto DIR or set PYPTO_ROOT";
@@ -46,15 +60,16 @@ void compileInto(Report& report, const Session& session, const CommonOptions& op
                                 "clone and build PyPTO beside the workspace (../pypto) or point --pypto at a checkout"));
     else
       report.add(makeDiagnostic("TOOL003", "", 0, 0, "compile stage skipped: " + why));
-    return;
+    return {};
   }
 
   DriverSettings settings;
   settings.toolchain = tc;
   settings.workspace_root = session.workspace.root;
-  fs::path cache = compile.cache_dir ? fs::path(*compile.cache_dir) : session.workspace.root / ".port-check-cache";
-  if (!cache.is_absolute()) cache = options.cwd / cache;
-  settings.cache_root = cache.lexically_normal();
+  settings.cache_root = compileCacheRoot(session, options, compile);
+  std::string cache_problem;
+  if (!prepareCacheRoot(settings.cache_root, cache_problem))
+    report.add(makeDiagnostic("TOOL005", "", 0, 0, "cannot prepare the compile cache: " + cache_problem));
   std::string problem;
   int timeout = compile.timeout_seconds.value_or(configuredTimeout(session.config, problem).value_or(kDefaultTimeoutSeconds));
   if (!problem.empty())
@@ -68,7 +83,6 @@ void compileInto(Report& report, const Session& session, const CommonOptions& op
   stage.use_cache = !compile.no_cache;
   stage.analysis = compileAnalysisOptions(session.config.options);
 
-  std::vector<CompileTarget> list = compileTargets(session.workspace, targets);
   CompileStageResult r = runCompileStage(list, session.platform, settings, stage);
   std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
   session.config.apply(diagnostics);
@@ -79,13 +93,21 @@ void compileInto(Report& report, const Session& session, const CommonOptions& op
   report.run.stages.push_back({"compile", tool_failed ? StageState::Failed : StageState::Ran,
                                r.detail + "; toolchain pypto " + tc.revision});
   (void)io;
+  if (settings_out) *settings_out = settings;
+  return std::move(r.targets);
 }
 
 int runCompile(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
                const Io& io) {
+  return runToolchainCommand("compile", compileInto, options, compile, paths, io);
+}
+
+int runToolchainCommand(const std::string& command, StageRunner stage, const CommonOptions& options,
+                        const CompileOptions& compile, const std::vector<std::string>& paths, const Io& io) {
   auto start = std::chrono::steady_clock::now();
   if (paths.empty()) {
-    io.err << "port-check: error: compile needs PATH... (projects/<name>, projects/, pypto-lib/ or program files)\n";
+    io.err << "port-check: error: " << command
+           << " needs PATH... (projects/<name>, projects/, pypto-lib/ or program files)\n";
     return kExitToolError;
   }
   Session session = openSession(options, io);
@@ -94,7 +116,7 @@ int runCompile(const CommonOptions& options, const CompileOptions& compile, cons
   report.append(targets.problems);
   for (const Project& p : targets.projects) report.run.files.push_back(session.workspace.relative(p.pypto_src));
   for (const fs::path& f : targets.files) report.run.files.push_back(session.workspace.relative(f));
-  compileInto(report, session, options, compile, targets, io, /*required=*/true);
+  stage(report, session, options, compile, targets, io, /*required=*/true);
   report.run.seconds = secondsSince(start);
   return emitAndExit(report, session, options, io);
 }

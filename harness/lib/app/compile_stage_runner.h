@@ -4,6 +4,8 @@
 #include <string>
 
 #include "app/commands.h"
+#include "compiler/compile_driver.h"
+#include "compiler/compile_stage.h"
 
 namespace portcheck {
 
@@ -11,6 +13,25 @@ namespace portcheck {
 // "compile" stage entry. Without a toolchain: COMP909 (an error) when `required`, else TOOL003.
 void compileInto(Report& report, const Session& session, const CommonOptions& options, const CompileOptions& compile,
                  const Targets& targets, const Io& io, bool required);
+
+// The same for targets already resolved (e.g. staged copies of projects, git/staged_tree.h). Returns
+// each target's outcome (empty without a toolchain); `settings_out`, when given, receives the driver
+// settings used (the run stage runs with the same ones).
+std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Session& session,
+                                                     const CommonOptions& options, const CompileOptions& compile,
+                                                     const std::vector<CompileTarget>& list, const Io& io,
+                                                     bool required, DriverSettings* settings_out = nullptr);
+
+// What port-check compile and run do: resolve PATH... into targets, run `stage` (compileInto or
+// runInto) on them, emit the report and return the exit code.
+using StageRunner = void (*)(Report&, const Session&, const CommonOptions&, const CompileOptions&, const Targets&,
+                             const Io&, bool required);
+int runToolchainCommand(const std::string& command, StageRunner stage, const CommonOptions& options,
+                        const CompileOptions& compile, const std::vector<std::string>& paths, const Io& io);
+
+// Where compile results are cached: --cache-dir, else <workspace>/.port-check-cache (absolute).
+std::filesystem::path compileCacheRoot(const Session& session, const CommonOptions& options,
+                                       const CompileOptions& compile);
 
 // "compile.timeout" from port-check.json options; nullopt when unset or invalid (`problem` says why).
 std::optional<int> configuredTimeout(const Config& config, std::string& problem);

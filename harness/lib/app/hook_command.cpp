@@ -5,10 +5,12 @@
 #include <system_error>
 
 #include "app/commands.h"
+#include "app/compile_stage_runner.h"
 #include "git/change_set.h"
 #include "git/hook_installer.h"
 #include "git/lint_plan.h"
 #include "git/path_patterns.h"
+#include "git/staged_tree.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
 
@@ -17,6 +19,9 @@ namespace portcheck {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Staged copies kept for cache replay (one per recently committed project state).
+constexpr std::size_t kStagedTreesKept = 32;
 
 struct ChangeRun {
   Session session;
@@ -43,6 +48,26 @@ std::vector<std::string> repositoryPrefixes(const std::vector<std::string>& path
     out.push_back(s == "." ? "" : s);
   }
   return out;
+}
+
+// hook.compile: the staged trees of the touched projects and program files, compiled (or replayed
+// from the cache); findings point at the repository paths, never at the copies.
+void compileStaged(ChangeRun& run, const CommonOptions& options, const Io& io, const git::Repository& repo,
+                   const git::ChangeSet& changes, const git::LintPlan& plan) {
+  const CompileOptions compile;
+  fs::path cache = compileCacheRoot(run.session, options, compile);
+  git::StagedTargets staged = git::materializeStagedTargets(repo, changes, plan, cache);
+  for (const std::string& s : staged.skipped) io.err << "port-check: note: " << s << "\n";
+  run.report.append(std::move(staged.problems));
+  if (staged.targets.empty()) {
+    run.report.run.stages.push_back({"compile", StageState::Skipped, "no staged project or program file to compile"});
+    return;
+  }
+  // Without a toolchain: an info (TOOL003) and the commit proceeds, or, when the team asked tool
+  // errors to block, an error (COMP909) that blocks it.
+  compileTargetsInto(run.report, run.session, options, compile, staged.targets, io,
+                     /*required=*/run.session.config.hook.block_on_tool_error);
+  git::pruneStagedTrees(cache, kStagedTreesKept);
 }
 
 // Opens the repository, reads the changes, lints their blobs into run.report. Throws GitError.
@@ -84,13 +109,7 @@ void lintChanges(ChangeRun& run, const CommonOptions& options, const Io& io, con
     if (plan.changed.count(f)) run.report.run.files.push_back(f);
   run.report.run.stages.push_back({"lint", StageState::Ran, changes.description});
 
-  if (for_hook && config.hook.compile && run.checked_anything) {
-    // The compile stage is built separately; until `port-check check` can compile, say so plainly.
-    std::string why = "hook.compile is set, but compiling in the hook is not available yet in port-check " +
-                      std::string(PORTCHECK_VERSION) + " (the compile stage is not built); only lint ran";
-    run.report.run.stages.push_back({"compile", StageState::Skipped, why});
-    run.report.add(makeDiagnostic("TOOL003", "", 0, 0, "compile stage skipped: " + why));
-  }
+  if (for_hook && config.hook.compile && run.checked_anything) compileStaged(run, options, io, repo, changes, plan);
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {

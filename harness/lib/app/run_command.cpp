@@ -17,12 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kDefaultCompileTimeoutSeconds = 300;
 constexpr int kDefaultRunTimeoutSeconds = 600;
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // "run.timeout" from port-check.json options; nullopt when unset or invalid (`problem` says why).
 std::optional<int> configuredRunTimeout(const Config& config, std::string& problem) {
@@ -56,44 +51,20 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
   }
 
   DriverSettings settings;
-  settings.toolchain = tc;
-  settings.workspace_root = session.workspace.root;
-  fs::path cache = compile.cache_dir ? fs::path(*compile.cache_dir) : session.workspace.root / ".port-check-cache";
-  if (!cache.is_absolute()) cache = options.cwd / cache;
-  settings.cache_root = cache.lexically_normal();
-  settings.environment = currentEnvironment();
-
-  // Compile stage: the same as compileInto, keeping the per-target outcome to decide what runs.
-  std::string problem;
-  int compile_timeout = compile.timeout_seconds.value_or(
-      configuredTimeout(session.config, problem).value_or(kDefaultCompileTimeoutSeconds));
-  addConfigProblem(report, session, problem, compile_timeout);
-  settings.timeout = std::chrono::seconds(compile_timeout);
-  CompileStageOptions stage;
-  stage.jobs = options.jobs;
-  stage.use_cache = !compile.no_cache;
-  stage.analysis = compileAnalysisOptions(session.config.options);
   std::vector<CompileTarget> list = compileTargets(session.workspace, targets);
-  CompileStageResult c = runCompileStage(list, session.platform, settings, stage);
-  std::vector<Diagnostic> diagnostics = std::move(c.diagnostics);
-  session.config.apply(diagnostics);
-  report.append(std::move(diagnostics));
-  sram::mergeSramRows(report.sram, c.sram);
-  bool compile_tool_failed = false;
-  for (const Diagnostic& d : report.diagnostics) compile_tool_failed |= d.rule == "COMP909";
-  report.run.stages.push_back({"compile", compile_tool_failed ? StageState::Failed : StageState::Ran,
-                               c.detail + "; toolchain pypto " + tc.revision});
+  std::vector<CompileTargetSummary> compiled =
+      compileTargetsInto(report, session, options, compile, list, io, required, &settings);
 
   // Run stage.
-  problem.clear();
+  std::string problem;
   int run_timeout = compile.timeout_seconds.value_or(
       configuredRunTimeout(session.config, problem).value_or(kDefaultRunTimeoutSeconds));
   addConfigProblem(report, session, problem, run_timeout);
   settings.timeout = std::chrono::seconds(run_timeout);
   RunStageOptions run_options;
   run_options.jobs = options.jobs > 0 ? options.jobs : 1;
-  RunStageResult r = runGoldenStage(list, c.targets, session.platform, settings, run_options);
-  diagnostics = std::move(r.diagnostics);
+  RunStageResult r = runGoldenStage(list, compiled, session.platform, settings, run_options);
+  std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
   session.config.apply(diagnostics);
   bool run_tool_failed = false;
   for (const Diagnostic& d : diagnostics) run_tool_failed |= d.source == Stage::Tool && d.severity == Severity::Error;
@@ -104,20 +75,7 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
 
 int runRun(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
            const Io& io) {
-  auto start = std::chrono::steady_clock::now();
-  if (paths.empty()) {
-    io.err << "port-check: error: run needs PATH... (projects/<name>, projects/ or program files)\n";
-    return kExitToolError;
-  }
-  Session session = openSession(options, io);
-  Report report;
-  Targets targets = collectTargets(session.workspace, options.cwd, paths);
-  report.append(targets.problems);
-  for (const Project& p : targets.projects) report.run.files.push_back(session.workspace.relative(p.pypto_src));
-  for (const fs::path& f : targets.files) report.run.files.push_back(session.workspace.relative(f));
-  runInto(report, session, options, compile, targets, io, /*required=*/true);
-  report.run.seconds = secondsSince(start);
-  return emitAndExit(report, session, options, io);
+  return runToolchainCommand("run", runInto, options, compile, paths, io);
 }
 
 }  // namespace portcheck

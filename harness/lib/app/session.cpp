@@ -72,7 +72,7 @@ int emitAndExit(Report& report, const Session& session, const CommonOptions& opt
   report.run.tool_version = PORTCHECK_VERSION;
   report.run.catalogue_version = Catalogue::builtin().version();
   report.run.platform = std::string(toString(session.platform));
-  report.run.toolchain = session.toolchain.describe();
+  report.run.toolchain = session.toolchain.describeFor(session.workspace.root);
   report.finalize();
   EmitOptions eo;
   eo.color = useColor(options, io);

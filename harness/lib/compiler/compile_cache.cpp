@@ -179,10 +179,38 @@ std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, cons
     o.ptoas = j.at("ptoas").get<std::string>();
     o.out_dir = j.at("out_dir").get<std::string>();
     o.compile_seconds = j.at("compile_seconds").get<double>();
+    for (const json& d : j.value("dependencies", json::array()))
+      o.dependencies.emplace_back(d.at(0).get<std::string>(), d.at(1).get<std::string>());
     return o;
   } catch (const std::exception&) {
     return std::nullopt;  // corrupt or from an incompatible port-check: a miss, rewritten after the compile
   }
+}
+
+std::vector<std::pair<std::string, std::string>> hashDependencies(const std::string& listed,
+                                                                  const fs::path& tree_root) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::istringstream lines(listed);
+  for (std::string rel; std::getline(lines, rel);) {
+    if (rel.empty() || rel.front() == '/') continue;
+    out.emplace_back(rel, fileHash(tree_root / rel).value_or("<unreadable>"));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool dependenciesUnchanged(const CompileOutcome& outcome, const fs::path& tree_root) {
+  for (const auto& [rel, hash] : outcome.dependencies)
+    if (fileHash(tree_root / rel).value_or("<unreadable>") != hash) return false;
+  return true;
+}
+
+bool prepareCacheRoot(const fs::path& cache_root, std::string& error) {
+  std::error_code ec;
+  fs::path ignore = cache_root / ".gitignore";
+  if (fs::exists(ignore, ec)) return true;
+  return writeFileAtomically(ignore, "# Created by port-check: everything here is a cache.\n*\n", error,
+                             /*create_parents=*/true);
 }
 
 bool storeCachedCompile(const fs::path& cache_root, const std::string& key, const CompileOutcome& o,
@@ -194,6 +222,9 @@ bool storeCachedCompile(const fs::path& cache_root, const std::string& key, cons
             {"sram", sram},           {"succeeded", o.succeeded}, {"status", o.status},
             {"program", o.program},   {"ptoas", o.ptoas},     {"out_dir", o.out_dir},
             {"compile_seconds", o.compile_seconds}};
+  json deps = json::array();
+  for (const auto& [path, hash] : o.dependencies) deps.push_back({path, hash});
+  j["dependencies"] = deps;
   return writeFileAtomically(entryPath(cache_root, key), j.dump(1) + "\n", error, /*create_parents=*/true);
 }
 

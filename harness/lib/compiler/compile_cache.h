@@ -26,13 +26,26 @@ struct CompileOutcome {
   std::string ptoas;         // "ran", "skipped" or "" (unknown)
   std::string out_dir;       // display path of the output folder
   double compile_seconds = 0;
+  // Workspace files outside the source root the program imported (pypto-lib blocks), relative to the
+  // tree root, with their content hash when compiled: a replay is valid only while they are unchanged.
+  std::vector<std::pair<std::string, std::string>> dependencies;
 };
+
+// Hashes the imported files the adapter listed (one workspace-relative path per line).
+std::vector<std::pair<std::string, std::string>> hashDependencies(const std::string& listed,
+                                                                  const std::filesystem::path& tree_root);
+// True while every dependency still has the hash it had when the outcome was compiled.
+bool dependenciesUnchanged(const CompileOutcome& outcome, const std::filesystem::path& tree_root);
 
 // Everything a compile's result depends on, hashed: every file of pypto_src (or the program
 // file), the target's paths, platform, analysis options, adapter content, toolchain revision,
 // extension and ptoas, and the environment variables PyPTO reads.
 std::string compileCacheKey(const CompileTarget& target, Platform platform, const DriverSettings& settings,
                             const CompileAnalysisOptions& analysis_options);
+
+// Creates the cache root with a `.gitignore` of `*` in it, so a cache inside a work tree never shows
+// up as untracked files. Returns false (with `error`) when it cannot.
+bool prepareCacheRoot(const std::filesystem::path& cache_root, std::string& error);
 
 // The entry for `key`; nullopt when absent, unreadable or from another schema.
 std::optional<CompileOutcome> loadCachedCompile(const std::filesystem::path& cache_root, const std::string& key);

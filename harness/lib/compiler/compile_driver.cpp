@@ -194,6 +194,10 @@ std::map<std::string, std::string> adapterEnvironment(const std::map<std::string
   return env;
 }
 
+fs::path treeRootOf(const CompileTarget& target, const fs::path& workspace_root) {
+  return (target.tree_root.empty() ? workspace_root : target.tree_root).lexically_normal();
+}
+
 fs::path compileWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
   std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
   std::string safe;
@@ -294,6 +298,8 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
   };
   addMap(target.source_root, target.source_root_display);
   addMap(out, rec.out_dir_display);
+  rec.workspace_root = treeRootOf(target, settings.workspace_root);
+  rec.path_map.emplace_back(withSlash(rec.workspace_root.string()), "");  // the shortest: other maps win
   if (settings.toolchain.found) addMap(settings.toolchain.pypto_root, "<pypto>");
   if (!settings.adapter_script.empty()) addMap(settings.adapter_script.parent_path(), "<port-check-adapter>");
 
@@ -314,7 +320,7 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
     spec.argv.insert(spec.argv.end(), {"--project", target.source_root.string()});
   }
   spec.argv.insert(spec.argv.end(), {"--platform", std::string(toString(platform)) + "sim", "--out-dir", out.string(),
-                                     "--result", result_file.string()});
+                                     "--result", result_file.string(), "--workspace", rec.workspace_root.string()});
   spec.env = adapterEnvironment(settings.environment, settings.toolchain);
   spec.cwd = target.source_root;
   spec.timeout = settings.timeout;
@@ -402,7 +408,9 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
     std::string file;
     int line = 0;
     if (auto frame = userFrame(a.traceback, target.source_root)) {
-      file = relative(frame->first);
+      // Shown under the source root's display path: the root may be a staged copy (the hook).
+      std::string rel = frame->first.lexically_normal().lexically_relative(target.source_root.lexically_normal()).generic_string();
+      file = target.source_root_display.empty() ? rel : target.source_root_display + "/" + rel;
       line = frame->second;
     }
     Diagnostic* d = diag("COMP906", who + ": loading the program failed: " + exception,

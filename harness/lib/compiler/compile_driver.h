@@ -23,7 +23,13 @@ struct CompileTarget {
   std::optional<std::filesystem::path> program_file;  // absolute, for a single program file
   std::string source_root_display;                  // workspace-relative
   std::string display_file;                         // the file driver diagnostics point at ("" = none)
+  // The tree the program's imports resolve in (pypto-lib blocks): empty = the workspace; a staged
+  // copy of the repository for the pre-commit hook. Files below it display workspace-relative.
+  std::filesystem::path tree_root;
 };
+
+// target.tree_root, or the workspace root when it has none.
+std::filesystem::path treeRootOf(const CompileTarget& target, const std::filesystem::path& workspace_root);
 
 struct DriverSettings {
   Toolchain toolchain;

@@ -32,6 +32,9 @@ struct CompileRecord {
   std::string project;                 // project name, or the program file's stem
   std::filesystem::path source_root;   // absolute folder the user's files live in (pypto_src or the file's folder)
   std::string source_root_display;     // the same, workspace-relative (e.g. "projects/softmax/pypto_src")
+  // The workspace (or the staged copy of it) the program imports from: a file below it and outside
+  // the source root (a pypto-lib block) is the user's too, shown workspace-relative.
+  std::filesystem::path workspace_root;
   std::string log;                     // merged stdout+stderr of the compile process
   int exit_code = 0;                   // process exit status; -1 when killed
   bool timed_out = false;

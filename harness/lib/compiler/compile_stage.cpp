@@ -66,6 +66,8 @@ CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const
   o.status = d.record.adapter.present ? d.record.adapter.status : "";
   o.program = d.record.adapter.program;
   if (auto it = d.record.adapter.extra.find("ptoas"); it != d.record.adapter.extra.end()) o.ptoas = it->second;
+  if (auto it = d.record.adapter.extra.find("workspace_imports"); it != d.record.adapter.extra.end())
+    o.dependencies = hashDependencies(it->second, d.record.workspace_root);
   o.out_dir = d.record.out_dir_display;
   o.compile_seconds = d.seconds;
   if (d.analyze) {
@@ -115,6 +117,7 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       FileLock lock(work.parent_path() / (work.filename().string() + ".lock"));
       std::optional<CompileOutcome> cached = options.use_cache ? loadCachedCompile(settings.cache_root, key)
                                                                : std::nullopt;
+      if (cached && !dependenciesUnchanged(*cached, treeRootOf(t, settings.workspace_root))) cached.reset();
       if (cached) {
         outcomes[i] = std::move(*cached);
         s.cached = true;

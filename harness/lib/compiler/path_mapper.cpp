@@ -33,6 +33,7 @@ PathMapper::PathMapper(const CompileRecord& record)
     : prefixes_(record.path_map),
       source_root_(record.source_root.lexically_normal()),
       out_dir_(record.out_dir.lexically_normal()),
+      workspace_root_(record.workspace_root.lexically_normal()),
       source_display_(withoutTrailingSlash(record.source_root_display)) {
   std::stable_sort(prefixes_.begin(), prefixes_.end(),
                    [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
@@ -88,8 +89,22 @@ SourceLocation PathMapper::location(std::string_view file, int line, int column)
 }
 
 bool PathMapper::isUserFile(std::string_view display) const {
-  if (source_display_.empty()) return false;
-  return below(display, source_display_).has_value() && display.size() > source_display_.size();
+  if (!source_display_.empty() && below(display, source_display_).has_value() &&
+      display.size() > source_display_.size())
+    return true;
+  return workspaceFile(display).has_value();
+}
+
+std::optional<std::filesystem::path> PathMapper::workspaceFile(std::string_view display) const {
+  if (workspace_root_.empty() || display.empty() || display.front() == '/' || display.front() == '<') return std::nullopt;
+  if (isOutputFile(display)) return std::nullopt;
+  std::filesystem::path rel{std::string(display)};
+  for (const std::filesystem::path& part : rel)
+    if (part == ".." || part == ".port-check-cache") return std::nullopt;
+  std::error_code ec;
+  std::filesystem::path candidate = workspace_root_ / rel;
+  if (!std::filesystem::is_regular_file(candidate, ec)) return std::nullopt;
+  return candidate;
 }
 
 bool PathMapper::isOutputFile(std::string_view display) const {
@@ -104,7 +119,7 @@ std::optional<std::filesystem::path> PathMapper::onDisk(std::string_view display
   else if (auto rest2 = below(display, out_display_); rest2 && !out_display_.empty() && !out_dir_.empty())
     candidate = out_dir_ / *rest2;
   else
-    return std::nullopt;
+    return workspaceFile(display);
   std::error_code ec;
   if (!std::filesystem::is_regular_file(candidate, ec)) return std::nullopt;
   return candidate;

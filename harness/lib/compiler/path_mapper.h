@@ -23,7 +23,8 @@ class PathMapper {
   std::string mapText(std::string_view text) const;
   SourceLocation location(std::string_view file, int line, int column) const;
 
-  // The display path lies in the user's source folder / in the compiler output folder.
+  // The display path lies in the user's source folder, or is another workspace file the program
+  // imported (a pypto-lib block) / lies in the compiler output folder.
   bool isUserFile(std::string_view display) const;
   bool isOutputFile(std::string_view display) const;
   // The file on disk behind a user or output display path, when there is one.
@@ -37,9 +38,13 @@ class PathMapper {
   const std::filesystem::path& outDir() const { return out_dir_; }
 
  private:
+  // A workspace file outside the source root and the output folder, on disk.
+  std::optional<std::filesystem::path> workspaceFile(std::string_view display) const;
+
   std::vector<std::pair<std::string, std::string>> prefixes_;  // longest first
   std::filesystem::path source_root_;
   std::filesystem::path out_dir_;
+  std::filesystem::path workspace_root_;
   std::string source_display_;
   std::string out_display_;
 };

@@ -95,15 +95,55 @@ Catalogue Catalogue::fromRecords(const std::vector<std::pair<std::string, std::s
 
 const Catalogue& Catalogue::builtin() {
   static const Catalogue kBuiltin = [] {
-    std::vector<std::pair<std::string, std::string>> records;
-    for (std::size_t i = 0; i < kCatalogueFilesCount; ++i)
-      records.emplace_back(kCatalogueFiles[i].path, std::string(kCatalogueFiles[i].bytes()));
-    return fromRecords(records);
+    Catalogue c;
+    for (std::size_t i = 0; i < kCatalogueFilesCount; ++i) {
+      std::string path = kCatalogueFiles[i].path;
+      if (endsWith(path, "catalogue.json")) {
+        c.version_ = fromRecords({{path, std::string(kCatalogueFiles[i].bytes())}}).version_;
+        continue;
+      }
+      auto record = std::make_unique<LazyRecord>();
+      std::size_t slash = path.rfind('/');
+      record->id = path.substr(slash == std::string::npos ? 0 : slash + 1);
+      if (endsWith(record->id, ".json")) record->id.resize(record->id.size() - 5);
+      record->path = path;
+      record->text = kCatalogueFiles[i].bytes();
+      c.lazy_.push_back(std::move(record));
+    }
+    std::sort(c.lazy_.begin(), c.lazy_.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+    for (std::size_t i = 1; i < c.lazy_.size(); ++i)
+      if (c.lazy_[i]->id == c.lazy_[i - 1]->id)
+        throw std::runtime_error("duplicate rule id " + c.lazy_[i]->id + " in " + c.lazy_[i - 1]->path + " and " +
+                                 c.lazy_[i]->path);
+    return c;
   }();
   return kBuiltin;
 }
 
+const RuleInfo& Catalogue::parsed(LazyRecord& record) const {
+  std::call_once(record.once, [&] {
+    RuleInfo info = parseRecord(record.path, std::string(record.text));
+    if (info.id != record.id)
+      throw std::runtime_error(record.path + ": id '" + info.id + "' does not match the file name");
+    record.info = std::move(info);
+  });
+  return *record.info;
+}
+
+const std::vector<RuleInfo>& Catalogue::rules() const {
+  if (!lazy_.empty())
+    std::call_once(*all_parsed_, [&] {
+      for (const auto& record : lazy_) rules_.push_back(parsed(*record));
+    });
+  return rules_;
+}
+
 const RuleInfo* Catalogue::find(std::string_view id) const {
+  if (!lazy_.empty()) {
+    auto it = std::lower_bound(lazy_.begin(), lazy_.end(), id,
+                               [](const auto& r, std::string_view v) { return r->id < v; });
+    return it != lazy_.end() && (*it)->id == id ? &parsed(**it) : nullptr;
+  }
   auto it = std::lower_bound(rules_.begin(), rules_.end(), id,
                              [](const RuleInfo& r, std::string_view v) { return r.id < v; });
   return it != rules_.end() && it->id == id ? &*it : nullptr;

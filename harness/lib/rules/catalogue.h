@@ -1,6 +1,8 @@
 #pragma once
 // The rule catalogue: one JSON record per rule under rules/, compiled into the binary.
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,11 +45,24 @@ class Catalogue {
   static Catalogue fromRecords(const std::vector<std::pair<std::string, std::string>>& records);
 
   const RuleInfo* find(std::string_view id) const;
-  const std::vector<RuleInfo>& rules() const { return rules_; }  // sorted by ID
+  const std::vector<RuleInfo>& rules() const;  // sorted by ID
   const std::string& version() const { return version_; }
 
  private:
-  std::vector<RuleInfo> rules_;
+  // The built-in catalogue parses a record when it is first asked for: a run touches a few of the
+  // rules, and parsing every record up front was most of port-check's start-up.
+  struct LazyRecord {
+    std::string id;  // from the file name; the record must agree
+    std::string path;
+    std::string_view text;
+    std::once_flag once;
+    std::optional<RuleInfo> info;
+  };
+  const RuleInfo& parsed(LazyRecord& record) const;
+
+  mutable std::vector<RuleInfo> rules_;              // eager catalogues; the built-in one once rules() ran
+  std::vector<std::unique_ptr<LazyRecord>> lazy_;    // the built-in catalogue, sorted by id
+  std::unique_ptr<std::once_flag> all_parsed_ = std::make_unique<std::once_flag>();
   std::string version_;
 };
 

@@ -98,6 +98,29 @@ std::string Toolchain::describe() const {
   return text;
 }
 
+namespace {
+
+// `p` relative to `root` when it is below or beside it (../pypto), else its file name in <>.
+std::string portablePath(const fs::path& p, const fs::path& root) {
+  fs::path rel = p.lexically_normal().lexically_relative(root.lexically_normal());
+  int ups = 0;
+  for (const fs::path& part : rel) ups += part == "..";
+  if (!rel.empty() && ups <= 1 && !rel.is_absolute()) return rel.generic_string();
+  return "<" + p.filename().string() + ">";
+}
+
+}  // namespace
+
+std::string Toolchain::describeFor(const fs::path& workspace_root) const {
+  if (!found) return "pypto not found";
+  std::string text = "pypto " + revision + " at " + portablePath(pypto_root, workspace_root) + " (from " + origin +
+                     "), python " + fs::path(python).filename().string();
+  if (extension.empty()) text += ", extension not built";
+  text += ptoas.empty() ? ", ptoas not found" : ", ptoas (from " + ptoas_origin + ")";
+  text += "; levels: " + levels();
+  return text;
+}
+
 Toolchain detectToolchain(const fs::path& root, const ToolchainOptions& options,
                           const std::function<const char*(const char*)>& getenv_fn) {
   Toolchain t;

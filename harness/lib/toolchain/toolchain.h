@@ -29,7 +29,10 @@ struct Toolchain {
   // The levels a compile can reach: "passes" (ptoas absent: kernels stop at .pto) or "passes+ptoas".
   // The simulator level is never run by port-check compile.
   std::string levels() const;
-  std::string describe() const;      // one line for --version and reports
+  std::string describe() const;      // one line for --version, with full paths
+  // The same for reports, which may be kept in a repository: paths relative to `workspace_root`
+  // (e.g. ../pypto), the interpreter and ptoas by file name; never a machine's absolute path.
+  std::string describeFor(const std::filesystem::path& workspace_root) const;
 };
 
 // ptoas as PyPTO finds it (pypto backend/_ptoas_locate.py): when PTOAS_ROOT is set only

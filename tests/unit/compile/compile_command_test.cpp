@@ -40,6 +40,19 @@ TEST(CompileCommand, ACleanCompileExitsZeroAndSaysWhichLevelsRan) {
   EXPECT_NE(r.out.find("toolchain pypto"), std::string::npos) << r.out;
 }
 
+TEST(CompileCommand, TheReportNamesTheToolchainWithoutAbsolutePaths) {
+  // Reports are kept in repositories (projects/*/port-check-report.*.json): no machine paths in them.
+  CliWorkspace c;
+  c.project("good", "ok");
+  auto r = test::runBinary("compile --format json " + c.args() + "projects/good", c.ws.path());
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"toolchain\": \"pypto unknown at pypto (from --pypto), python fake-python.sh"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find(c.ws.path().string()), std::string::npos) << "absolute paths leaked:\n" << r.out;
+  EXPECT_EQ(r.out.find(test::fixturesDir()), std::string::npos) << "absolute paths leaked:\n" << r.out;
+}
+
 TEST(CompileCommand, ACompilerCrashExitsOneAndATimeoutIsReported) {
   CliWorkspace c;
   c.project("crashing", "crash");
@@ -137,6 +150,7 @@ TEST(CompileEndToEnd, RealToolchainCompilesPortsAndProgramFiles) {
   test::TempDir ws;
   ws.write(".git/HEAD", "ref: refs/heads/main\n");
   fs::path e2e = fs::path(test::fixturesDir()) / "compile" / "e2e";
+  fs::create_directories(ws / "projects");
   fs::copy(e2e / "vec_ok", ws / "projects/vec_ok", fs::copy_options::recursive);
   fs::copy(e2e / "vec_oom", ws / "projects/vec_oom", fs::copy_options::recursive);
   fs::create_directories(ws / "lib");

@@ -178,15 +178,6 @@ TEST_F(HookCommit, PyptoLibFilesAreChecked) {
   EXPECT_NE(r.out.find("pypto-lib/softmax.py:1:"), std::string::npos) << r.out;
 }
 
-TEST_F(HookCommit, CompileSwitchSaysCompileIsNotAvailableRatherThanPassing) {
-  repo.write("port-check.json", R"({"hook": {"compile": true}})");
-  repo.write(kKernel, std::string(kGood) + "# edit\n");
-  repo.git(std::string("add ") + kKernel);
-  test::Shell r = commit("-m compile");
-  EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find("compiling in the hook is not available yet"), std::string::npos) << r.out;
-}
-
 TEST(HookFirstCommit, UnbornHeadIsComparedWithTheEmptyTree) {
   GitRepo repo;
   ASSERT_EQ(repo.portCheck("hook install").exit_code, 0);
