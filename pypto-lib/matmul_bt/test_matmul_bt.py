@@ -4,63 +4,14 @@ accumulation, and the golden's tolerances.
 Plain torch, no PyPTO build needed; exit status 77 (skipped) when torch is missing.
 Run: python3 pypto-lib/matmul_bt/test_matmul_bt.py
 """
-import importlib.util
 import pathlib
 import sys
-import types
 import unittest
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - depends on the machine
-    print("SKIP: torch is not installed")
-    raise SystemExit(77)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
-HERE = pathlib.Path(__file__).resolve().parent
-
-
-class _Anything:
-    """Stands in for pypto.language: decorators return the function, everything else itself."""
-
-    def __getattr__(self, name):
-        return self
-
-    def __getitem__(self, key):
-        return self
-
-    def __call__(self, *args, **kwargs):
-        if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], _Anything):
-            return args[0]
-        return self
-
-
-def load_block(name):
-    pypto = types.ModuleType("pypto")
-    pypto.language = _Anything()
-    golden = types.ModuleType("golden")
-
-    class TensorSpec:
-        def __init__(self, name, shape, dtype, init_value=None, is_output=False):
-            self.name, self.shape, self.dtype, self.init_value, self.is_output = name, shape, dtype, init_value, is_output
-
-    golden.TensorSpec = TensorSpec
-    saved = {k: sys.modules.get(k) for k in ("pypto", "pypto.language", "golden")}
-    sys.modules.update({"pypto": pypto, "pypto.language": pypto.language, "golden": golden})
-    try:
-        spec = importlib.util.spec_from_file_location(f"_block_{name}", HERE / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        module.build_tensor_specs_result = module.build_tensor_specs()
-        return module
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-
-
-B = load_block("matmul_bt")
+B = load_block(pathlib.Path(__file__).resolve().parent / "matmul_bt.py")
 
 
 def passes(actual, expected):

@@ -3,67 +3,14 @@
 Plain torch, no PyPTO build needed; exit status 77 (skipped) when torch is missing.
 Run: python3 pypto-lib/online_softmax_update/test_online_softmax_update.py
 """
-import collections
-import importlib.util
 import pathlib
 import sys
-import types
 import unittest
 
-try:
-    import torch
-except ImportError:  # pragma: no cover - depends on the machine
-    print("SKIP: torch is not installed")
-    raise SystemExit(77)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
-HERE = pathlib.Path(__file__).resolve().parent
-BLOCK = "online_softmax_update"
-
-
-def _load_block():
-    """Import the block with stand-ins for pypto.language and pypto-lib's golden package.
-
-    The golden math is plain torch; the stand-ins only let the module's decorators, annotations
-    and `from golden import TensorSpec` evaluate without a PyPTO build.
-    """
-
-    class _Any:
-        def __getattr__(self, name):
-            return self
-
-        def __getitem__(self, key):
-            return self
-
-        def __call__(self, *args, **kwargs):
-            if len(args) == 1 and not kwargs and callable(args[0]) and not isinstance(args[0], _Any):
-                return args[0]
-            return self
-
-    pypto = types.ModuleType("pypto")
-    language = types.ModuleType("pypto.language")
-    language.__getattr__ = lambda name: _Any()
-    pypto.language = language
-    golden = types.ModuleType("golden")
-    golden.TensorSpec = collections.namedtuple(
-        "TensorSpec", ["name", "shape", "dtype", "init_value", "is_output"], defaults=[None, False]
-    )
-    saved = {k: sys.modules.get(k) for k in ("pypto", "pypto.language")}
-    sys.modules.update({"pypto": pypto, "pypto.language": language})
-    sys.modules.setdefault("golden", golden)  # build_tensor_specs imports it when called
-    try:
-        spec = importlib.util.spec_from_file_location(f"_block_{BLOCK}", HERE / f"{BLOCK}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-
-
-B = _load_block()
+B = load_block(pathlib.Path(__file__).resolve().parent / "online_softmax_update.py")
 
 
 def _spec_tensors():
