@@ -24,16 +24,20 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-std::optional<int> configuredTimeout(const Config& config, std::string& problem) {
-  auto it = config.options.find("compile.timeout");
-  if (it == config.options.end()) return std::nullopt;
+int timeoutSeconds(Report& report, const Session& session, std::optional<int> given, const std::string& key,
+                   int fallback) {
+  auto it = session.config.options.find(key);
+  if (it == session.config.options.end()) return given.value_or(fallback);
   char* end = nullptr;
   long v = std::strtol(it->second.c_str(), &end, 10);
   if (end == it->second.c_str() || *end != '\0' || v <= 0 || v > 86400) {
-    problem = "\"compile.timeout\" must be a whole number of seconds in 1..86400, got '" + it->second + "'";
-    return std::nullopt;
+    int used = given.value_or(fallback);  // a bad value is reported even when --timeout overrides it
+    report.add(makeDiagnostic("TOOL004", session.config.path.empty() ? "port-check.json" : session.config.path, 0, 0,
+                              "\"" + key + "\" must be a whole number of seconds in 1..86400, got '" + it->second +
+                                  "'; using " + std::to_string(used) + " s"));
+    return used;
   }
-  return static_cast<int>(v);
+  return given.value_or(static_cast<int>(v));
 }
 
 fs::path compileCacheRoot(const Session& session, const CommonOptions& options, const CompileOptions& compile) {
@@ -70,12 +74,8 @@ std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Sessi
   std::string cache_problem;
   if (!prepareCacheRoot(settings.cache_root, cache_problem))
     report.add(makeDiagnostic("TOOL005", "", 0, 0, "cannot prepare the compile cache: " + cache_problem));
-  std::string problem;
-  int timeout = compile.timeout_seconds.value_or(configuredTimeout(session.config, problem).value_or(kDefaultTimeoutSeconds));
-  if (!problem.empty())
-    report.add(makeDiagnostic("TOOL004", session.config.path.empty() ? "port-check.json" : session.config.path, 0, 0,
-                              problem + "; using " + std::to_string(timeout) + " s"));
-  settings.timeout = std::chrono::seconds(timeout);
+  settings.timeout = std::chrono::seconds(
+      timeoutSeconds(report, session, compile.timeout_seconds, "compile.timeout", kDefaultTimeoutSeconds));
   settings.environment = currentEnvironment();
 
   CompileStageOptions stage;

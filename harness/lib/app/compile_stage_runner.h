@@ -33,7 +33,9 @@ int runToolchainCommand(const std::string& command, StageRunner stage, const Com
 std::filesystem::path compileCacheRoot(const Session& session, const CommonOptions& options,
                                        const CompileOptions& compile);
 
-// "compile.timeout" from port-check.json options; nullopt when unset or invalid (`problem` says why).
-std::optional<int> configuredTimeout(const Config& config, std::string& problem);
+// A stage's time limit in seconds: `given` (--timeout), else the port-check.json option `key`
+// ("compile.timeout", "run.timeout"; a value outside 1..86400 is TOOL004), else `fallback`.
+int timeoutSeconds(Report& report, const Session& session, std::optional<int> given, const std::string& key,
+                   int fallback);
 
 }  // namespace portcheck

@@ -19,25 +19,6 @@ namespace {
 
 constexpr int kDefaultRunTimeoutSeconds = 600;
 
-// "run.timeout" from port-check.json options; nullopt when unset or invalid (`problem` says why).
-std::optional<int> configuredRunTimeout(const Config& config, std::string& problem) {
-  auto it = config.options.find("run.timeout");
-  if (it == config.options.end()) return std::nullopt;
-  char* end = nullptr;
-  long v = std::strtol(it->second.c_str(), &end, 10);
-  if (end == it->second.c_str() || *end != '\0' || v <= 0 || v > 86400) {
-    problem = "\"run.timeout\" must be a whole number of seconds in 1..86400, got '" + it->second + "'";
-    return std::nullopt;
-  }
-  return static_cast<int>(v);
-}
-
-void addConfigProblem(Report& report, const Session& session, const std::string& problem, int used) {
-  if (problem.empty()) return;
-  report.add(makeDiagnostic("TOOL004", session.config.path.empty() ? "port-check.json" : session.config.path, 0, 0,
-                            problem + "; using " + std::to_string(used) + " s"));
-}
-
 }  // namespace
 
 void runInto(Report& report, const Session& session, const CommonOptions& options, const CompileOptions& compile,
@@ -56,11 +37,8 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
       compileTargetsInto(report, session, options, compile, list, io, required, &settings);
 
   // Run stage.
-  std::string problem;
-  int run_timeout = compile.timeout_seconds.value_or(
-      configuredRunTimeout(session.config, problem).value_or(kDefaultRunTimeoutSeconds));
-  addConfigProblem(report, session, problem, run_timeout);
-  settings.timeout = std::chrono::seconds(run_timeout);
+  settings.timeout = std::chrono::seconds(
+      timeoutSeconds(report, session, compile.timeout_seconds, "run.timeout", kDefaultRunTimeoutSeconds));
   RunStageOptions run_options;
   run_options.jobs = options.jobs > 0 ? options.jobs : 1;
   RunStageResult r = runGoldenStage(list, compiled, session.platform, settings, run_options);

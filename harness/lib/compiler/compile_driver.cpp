@@ -198,11 +198,15 @@ fs::path treeRootOf(const CompileTarget& target, const fs::path& workspace_root)
   return (target.tree_root.empty() ? workspace_root : target.tree_root).lexically_normal();
 }
 
+std::string safeFolderName(std::string_view name, std::string_view fallback) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
+  return out.empty() ? std::string(fallback) : out;
+}
+
 fs::path compileWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
   std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
-  std::string safe;
-  for (char c : target.name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-  if (safe.empty()) safe = "program";
+  std::string safe = safeFolderName(target.name, "program");
   return cache_root / "compile" / (safe + "-" + contentHash(key).substr(0, 10)) / std::string(toString(platform));
 }
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/compile_record.h"
@@ -54,6 +55,9 @@ std::string adapterContentHash();
 // PTOAS_ROOT, PATH and PYPTO_LOG_LEVEL pass through unchanged.
 std::map<std::string, std::string> adapterEnvironment(const std::map<std::string, std::string>& base,
                                                       const Toolchain& toolchain);
+
+// `name` with every character other than [A-Za-z0-9_-] replaced by '_'; `fallback` when empty.
+std::string safeFolderName(std::string_view name, std::string_view fallback);
 
 // Where a target's compile output and result file go: <cache_root>/compile/<name>-<hash>/<platform>/.
 std::filesystem::path compileWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target,

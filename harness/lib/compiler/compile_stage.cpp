@@ -18,13 +18,12 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 // A loose file is a program when its text defines a @pl.jit entry or a @pl.program class.
-bool definesProgram(const fs::path& file) {
+bool fileDefinesProgram(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return false;
   std::ostringstream ss;
   ss << in.rdbuf();
-  const std::string text = ss.str();
-  return text.find("@pl.jit") != std::string::npos || text.find("@pl.program") != std::string::npos;
+  return definesProgram(ss.str());
 }
 
 std::string plural(std::size_t n, const char* word) {
@@ -32,6 +31,10 @@ std::string plural(std::size_t n, const char* word) {
 }
 
 }  // namespace
+
+bool definesProgram(std::string_view text) {
+  return text.find("@pl.jit") != std::string_view::npos || text.find("@pl.program") != std::string_view::npos;
+}
 
 std::vector<CompileTarget> compileTargets(const Workspace& ws, const Targets& targets) {
   std::vector<CompileTarget> out;
@@ -46,7 +49,7 @@ std::vector<CompileTarget> compileTargets(const Workspace& ws, const Targets& ta
     out.push_back(std::move(t));
   }
   for (const fs::path& f : targets.files) {
-    if (f.extension() != ".py" || !definesProgram(f)) continue;
+    if (f.extension() != ".py" || !fileDefinesProgram(f)) continue;
     CompileTarget t;
     t.name = f.stem().string();
     t.source_root = f.parent_path();

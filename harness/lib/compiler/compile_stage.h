@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/compile_cache.h"
@@ -34,6 +35,9 @@ struct CompileStageResult {
   std::vector<CompileTargetSummary> targets;
   std::string detail;         // one line for the report's stage list
 };
+
+// The source text defines a @pl.jit entry or a @pl.program class: a loose file that is a program.
+bool definesProgram(std::string_view text);
 
 // Projects -> their pypto_src; loose .py files that define a @pl.jit entry or a @pl.program class
 // -> single program files. Other files (helpers, kernels) are not compile targets.

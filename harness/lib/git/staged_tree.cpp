@@ -1,7 +1,6 @@
 #include "git/staged_tree.h"
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <random>
 #include <set>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "compiler/compile_cache.h"
+#include "compiler/compile_stage.h"
 #include "compiler/content_hash.h"
 #include "rules/catalogue.h"
 
@@ -44,12 +44,6 @@ bool isSafeRelative(std::string_view rel) {
   return true;
 }
 
-std::string safeName(const std::string& name) {
-  std::string out;
-  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-  return out.empty() ? "tree" : out;
-}
-
 std::string treeKey(const std::vector<TreeFile>& files) {
   HashBuilder h;
   for (const TreeFile& f : files) {
@@ -70,7 +64,7 @@ void touch(const fs::path& dir) {
 // or nothing. Returns the copy's root, or "" with `error` set.
 fs::path writeTree(const Repository& repo, const fs::path& staged, const std::string& name,
                    const std::vector<TreeFile>& files, std::string& error) {
-  fs::path final_dir = staged / (safeName(name) + "-" + treeKey(files));
+  fs::path final_dir = staged / (safeFolderName(name, "tree") + "-" + treeKey(files));
   std::error_code ec;
   if (fs::is_directory(final_dir, ec)) {
     touch(final_dir);
@@ -144,10 +138,6 @@ std::vector<TreeFile> withPyptoLib(std::vector<TreeFile> files, const Snapshot& 
     if (have.insert(f.rel).second) files.push_back(std::move(f));
   std::sort(files.begin(), files.end(), [](const TreeFile& a, const TreeFile& b) { return a.rel < b.rel; });
   return files;
-}
-
-bool definesProgram(const std::string& text) {
-  return text.find("@pl.jit") != std::string::npos || text.find("@pl.program") != std::string::npos;
 }
 
 }  // namespace
