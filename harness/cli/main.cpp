@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   report->add_option("--html", report_options.html,
                      "Write the HTML page to FILE (default: <cache-dir>/report/report.html)");
   report->add_option("--cache-dir", report_options.cache_dir,
-                     "Folder of the default HTML page (default: <workspace>/.port-check-cache)");
+                     "Compile cache the actual figures are read from (a compile of the same sources), and folder "
+                     "of the default HTML page (default: <workspace>/.port-check-cache)");
   RulesOptions rules_options;
   auto* rules = common(app.add_subcommand("rules", "List the rules, or explain one"));
   rules->add_option("id", rules_options.id, "Rule ID to explain, e.g. PROJ001");

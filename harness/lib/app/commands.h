@@ -92,7 +92,8 @@ struct ReportOptions {
   std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
 };
 
-// port-check report PATH...: the SRAM table (estimate, capacity, %), the MEM and FUSE advice, and a
+// port-check report PATH...: the SRAM table (estimate, capacity, %; the compiler's actual figure when
+// the compile cache holds a still valid compile of the same sources), the MEM and FUSE advice, and a
 // self-contained HTML page with SRAM bars per kernel and the orchestration task graph.
 int runReport(const CommonOptions& options, const ReportOptions& report, const std::vector<std::string>& paths,
               const Io& io);

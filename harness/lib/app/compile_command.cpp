@@ -46,6 +46,16 @@ fs::path compileCacheRoot(const Session& session, const CommonOptions& options, 
   return cache.lexically_normal();
 }
 
+DriverSettings compileDriverSettings(const Session& session, const CommonOptions& options,
+                                     const CompileOptions& compile) {
+  DriverSettings settings;
+  settings.toolchain = session.toolchain;
+  settings.workspace_root = session.workspace.root;
+  settings.cache_root = compileCacheRoot(session, options, compile);
+  settings.environment = currentEnvironment();
+  return settings;
+}
+
 void compileInto(Report& report, const Session& session, const CommonOptions& options, const CompileOptions& compile,
                  const Targets& targets, const Io& io, bool required) {
   compileTargetsInto(report, session, options, compile, compileTargets(session.workspace, targets), io, required);
@@ -67,16 +77,12 @@ std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Sessi
     return {};
   }
 
-  DriverSettings settings;
-  settings.toolchain = tc;
-  settings.workspace_root = session.workspace.root;
-  settings.cache_root = compileCacheRoot(session, options, compile);
+  DriverSettings settings = compileDriverSettings(session, options, compile);
   std::string cache_problem;
   if (!prepareCacheRoot(settings.cache_root, cache_problem))
     report.add(makeDiagnostic("TOOL005", "", 0, 0, "cannot prepare the compile cache: " + cache_problem));
   settings.timeout = std::chrono::seconds(
       timeoutSeconds(report, session, compile.timeout_seconds, "compile.timeout", kDefaultTimeoutSeconds));
-  settings.environment = currentEnvironment();
 
   CompileStageOptions stage;
   stage.jobs = options.jobs;

@@ -33,6 +33,11 @@ int runToolchainCommand(const std::string& command, StageRunner stage, const Com
 std::filesystem::path compileCacheRoot(const Session& session, const CommonOptions& options,
                                        const CompileOptions& compile);
 
+// The driver settings every compile of this session uses and its cache key depends on: toolchain,
+// workspace, cache root (compileCacheRoot) and environment; the time limit is left to the caller.
+DriverSettings compileDriverSettings(const Session& session, const CommonOptions& options,
+                                     const CompileOptions& compile);
+
 // A stage's time limit in seconds: `given` (--timeout), else the port-check.json option `key`
 // ("compile.timeout", "run.timeout"; a value outside 1..86400 is TOOL004), else `fallback`.
 int timeoutSeconds(Report& report, const Session& session, std::optional<int> given, const std::string& key,

@@ -85,6 +85,13 @@ CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const
   return o;
 }
 
+std::optional<CompileOutcome> loadReplayableCompile(const CompileTarget& target, const DriverSettings& settings,
+                                                    const std::string& key) {
+  std::optional<CompileOutcome> cached = loadCachedCompile(settings.cache_root, key);
+  if (cached && !dependenciesUnchanged(*cached, treeRootOf(target, settings.workspace_root))) cached.reset();
+  return cached;
+}
+
 CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Platform platform,
                                    DriverSettings settings, const CompileStageOptions& options) {
   CompileStageResult result;
@@ -118,9 +125,8 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       // program's output folder first, and a second port-check waiting here then replays the cache.
       fs::path work = compileWorkDir(settings.cache_root, t, platform);
       FileLock lock(work.parent_path() / (work.filename().string() + ".lock"));
-      std::optional<CompileOutcome> cached = options.use_cache ? loadCachedCompile(settings.cache_root, key)
+      std::optional<CompileOutcome> cached = options.use_cache ? loadReplayableCompile(t, settings, key)
                                                                : std::nullopt;
-      if (cached && !dependenciesUnchanged(*cached, treeRootOf(t, settings.workspace_root))) cached.reset();
       if (cached) {
         outcomes[i] = std::move(*cached);
         s.cached = true;

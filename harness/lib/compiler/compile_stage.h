@@ -47,6 +47,12 @@ std::vector<CompileTarget> compileTargets(const Workspace& ws, const Targets& ta
 CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Platform platform,
                                    DriverSettings settings, const CompileStageOptions& options);
 
+// The cached outcome the compile stage would replay for `target` under `key` (compileCacheKey of the
+// same target, platform, settings and analysis options): present, readable and with every imported
+// workspace file unchanged; nullopt otherwise.
+std::optional<CompileOutcome> loadReplayableCompile(const CompileTarget& target, const DriverSettings& settings,
+                                                    const std::string& key);
+
 // One compile without the cache: process, then analysis (used by runCompileStage and bench/tests).
 CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const DriverSettings& settings,
                            const CompileAnalysisOptions& analysis, bool& cacheable);

@@ -26,6 +26,10 @@ struct SramRow {
   std::string space;       // Vec, Mat, Left, Right, Acc, ...
   std::optional<std::int64_t> estimate;  // port-check's estimate from source
   std::optional<std::int64_t> actual;    // the compiler's high-water mark (AllocateMemoryAddr)
+  // Where `actual` came from: "compile" (the compile stage of this run, replayed from the cache or
+  // not), "cache" (port-check report read an earlier compile of the same sources from the compile
+  // cache without compiling); empty when there is no actual figure.
+  std::string actual_source;
   std::int64_t capacity = 0;
   int tiles = 0;
   std::vector<SramTile> largest;  // largest tiles first

@@ -15,11 +15,17 @@ std::string renderSramTable(const std::vector<SramRow>& rows) {
   const std::vector<std::string> header = {"function", "core", "space", "estimate", "actual", "capacity", "use", "tiles"};
   std::vector<std::vector<std::string>> cells;
   auto bytes = [](std::optional<std::int64_t> v) { return v ? std::to_string(*v) : std::string("-"); };
+  bool cached = false;
   for (const SramRow& r : rows) {
     char pct[32] = "-";
     if (auto u = utilisationPercent(r)) std::snprintf(pct, sizeof pct, "%.1f%%", *u);
     std::string fn = r.project.empty() ? r.function : r.project + ":" + r.function;
-    cells.push_back({fn, r.core.empty() ? "-" : r.core, r.space, bytes(r.estimate), bytes(r.actual),
+    std::string actual = bytes(r.actual);
+    if (r.actual && r.actual_source == "cache") {
+      actual += "*";
+      cached = true;
+    }
+    cells.push_back({fn, r.core.empty() ? "-" : r.core, r.space, bytes(r.estimate), actual,
                      std::to_string(r.capacity), pct, std::to_string(r.tiles)});
   }
   std::vector<std::size_t> width(header.size());
@@ -40,6 +46,7 @@ std::string renderSramTable(const std::vector<SramRow>& rows) {
   };
   line(header);
   for (const auto& row : cells) line(row);
+  if (cached) out += "  * actual read from the compile cache: an earlier compile of the same sources, not compiled now\n";
   return out;
 }
 

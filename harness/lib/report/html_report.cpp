@@ -89,7 +89,7 @@ std::string kernelBars(const std::string& function, const std::vector<const Sram
         << "\" height=\"12\" fill=\"" << (over ? "#e0766f" : "#6fa8dc") << "\"><title>estimate " << num(est) << " bytes</title></rect>";
     if (r->actual)
       s << "<rect class=\"actual\" x=\"" << std::max(label_w, x(act) - 2) << "\" y=\"" << y + 1 << "\" width=\"3\" height=\"22\" fill=\"#1d2330\"><title>actual "
-        << num(act) << " bytes</title></rect>";
+        << num(act) << " bytes" << (r->actual_source == "cache" ? " (from the compile cache)" : "") << "</title></rect>";
     if (cap > 0)
       s << "<line x1=\"" << x(cap) << "\" y1=\"" << y << "\" x2=\"" << x(cap) << "\" y2=\"" << y + 24
         << "\" stroke=\"#b3261e\" stroke-dasharray=\"3,2\"/>";
@@ -169,13 +169,20 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
   else {
     s << "<table id=\"sram-table\"><thead><tr><th class=\"l\">project</th><th class=\"l\">function</th><th class=\"l\">core</th>"
       << "<th class=\"l\">space</th><th>estimate</th><th>actual</th><th>capacity</th><th>use</th></tr></thead><tbody>";
+    bool cached = false;
     for (const SramRow& r : rows) {
       std::optional<double> p = utilisationPercent(r);
       const char* cls = p && *p > 100 ? "over" : p && *p >= 90 ? "near" : "";
       s << "<tr><td class=\"l\">" << xmlEscape(r.project) << "</td><td class=\"l\"><code>" << xmlEscape(r.function)
         << "</code></td><td class=\"l\">" << xmlEscape(r.core) << "</td><td class=\"l\">" << xmlEscape(r.space) << "</td><td>"
-        << (r.estimate ? num(*r.estimate) : "–") << "</td><td>" << (r.actual ? num(*r.actual) : "–") << "</td><td>"
-        << (r.capacity ? num(r.capacity) : "–") << "</td><td class=\"" << cls << "\">";
+        << (r.estimate ? num(*r.estimate) : "–") << "</td>";
+      if (r.actual && r.actual_source == "cache") {
+        cached = true;
+        s << "<td class=\"cached\" title=\"read from the compile cache\">" << num(*r.actual) << "*</td><td>";
+      } else {
+        s << "<td>" << (r.actual ? num(*r.actual) : "–") << "</td><td>";
+      }
+      s << (r.capacity ? num(r.capacity) : "–") << "</td><td class=\"" << cls << "\">";
       if (p) {
         char b[32];
         std::snprintf(b, sizeof b, "%.1f%%", *p);
@@ -184,6 +191,9 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
       s << "</td></tr>";
     }
     s << "</tbody></table>";
+    if (cached)
+      s << "<p class=\"legend\" id=\"cached-actuals\">* actual read from the compile cache: an earlier compile of the "
+           "same sources on this platform, not compiled now.</p>";
     s << "<p class=\"legend\">Bars: blue = estimate, red = estimate over capacity, black tick = actual, dashed red line = capacity.</p>";
     s << "<div id=\"sram-bars\">";
     std::vector<std::pair<std::string, std::vector<const SramRow*>>> by_fn;

@@ -726,6 +726,7 @@ void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estim
     if (e.actual) {
       // The compiler's own figures win for what both describe.
       it->actual = e.actual;
+      it->actual_source = e.actual_source;
       if (!e.core.empty()) it->core = e.core;
       if (!e.largest.empty()) it->largest = e.largest;
       if (e.capacity) it->capacity = e.capacity;
