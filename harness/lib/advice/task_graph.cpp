@@ -18,7 +18,9 @@ std::int64_t tileBytes(const std::vector<sram::KernelEstimate>& ks, const Task& 
     for (const auto& s : ks[static_cast<std::size_t>(e)].spaces)
       for (const auto& iv : s.tiles) {
         const std::string& local = store ? iv.stores_to : iv.loads_from;
-        if (!local.empty() && t.callerName(local) == tensor) b += iv.bytes;
+        if (local.empty() || t.callerName(local) != tensor) continue;
+        std::int64_t moved = store ? iv.stored_bytes : iv.loaded_bytes;  // in the GM tensor's element type
+        b += moved > 0 ? moved : iv.bytes;
       }
   return b;
 }

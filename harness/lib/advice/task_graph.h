@@ -34,7 +34,8 @@ struct Task {
 struct Edge {
   int from = -1, to = -1;         // task indices
   std::string tensor;             // the GM tensor passed
-  std::int64_t bytes = 0;         // bytes stored by the producer + loaded by the consumer
+  std::int64_t bytes = 0;         // bytes stored by the producer + loaded by the consumer, in the GM
+                                  // tensor's element type (an FP32 tile stored as BF16 counts 2 B each)
 };
 
 struct TaskGraph {

@@ -23,6 +23,11 @@ struct Interval {
                                     // loaded from / stored into, through views (empty: unknown)
   std::string loads_from;  // the tensor a pl.load fills it from (name in the kernel's function)
   std::string stores_to;   // the tensor a pl.store writes it to
+  // Bytes the pl.load / pl.store moves through GM: the tile's elements in the GM tensor's element type,
+  // which may differ from the tile's (an FP32 accumulator stored into a BF16 tensor moves 2 bytes an
+  // element). 0: unknown, then `bytes` stands in.
+  std::int64_t loaded_bytes = 0;
+  std::int64_t stored_bytes = 0;
   int buffer = -1;         // filled by pack(): the buffer the tile lands in
   int id = -1;             // identifies the tile for no_share (unique within a kernel; -1: none)
   std::vector<int> no_share;  // ids of tiles it may not share a buffer with although their lifetimes

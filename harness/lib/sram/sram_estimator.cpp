@@ -17,6 +17,14 @@ using dsl::ValueKind;
 
 namespace {
 
+// The bytes of `tile`'s elements in the element type of the GM tensor `gm`: what a pl.load or pl.store
+// of the whole tile moves through GM. 0 when either is unknown.
+std::int64_t gmBytes(const dsl::TypeInfo& tile, const Value& gm) {
+  dsl::TypeInfo moved = tile;
+  if (gm.type.dtype != dsl::DType::Unknown) moved.dtype = gm.type.dtype;
+  return moved.bytes().value_or(0);
+}
+
 constexpr int kSub = 64;  // program points per statement (calls of one statement in evaluation order)
 
 bool isCubeSpace(MemSpace s) {
@@ -293,8 +301,14 @@ class RegionEstimator {
         for (const dsl::Dim& d : v.type.shape.dims) tiles_.back().iv.shape.push_back(*d);
       const Expr& dx = X(v.def_expr);
       if (opName(dx) == "load" && !dx.args.empty())
-        if (const Value* src = fn_.valueOf(dx.args[0])) tiles_.back().iv.loads_from = src->name;
-      if (gm_view) tiles_.back().iv.loads_from = viewSource(r);
+        if (const Value* src = fn_.valueOf(dx.args[0])) {
+          tiles_.back().iv.loads_from = src->name;
+          tiles_.back().iv.loaded_bytes = gmBytes(v.type, *src);
+        }
+      if (gm_view) {
+        tiles_.back().iv.loads_from = viewSource(r);
+        tiles_.back().iv.loaded_bytes = *bytes;
+      }
       tiles_.back().crossing = false;
       value_tile_[r] = static_cast<int>(tiles_.size()) - 1;
       // pl.pipeline(stage=N) unrolls the body N deep: a tile defined in it (not carried across
@@ -328,7 +342,11 @@ class RegionEstimator {
         auto it = value_tile_.find(root(X(call.args[0]).value));
         int out_arg = call.args.size() >= 3 ? call.args[2] : fn_.arg(call, 99, "output_tensor");
         const Value* dst = out_arg >= 0 ? fn_.valueOf(out_arg) : nullptr;
-        if (it != value_tile_.end() && dst) tiles_[static_cast<std::size_t>(it->second)].iv.stores_to = dst->name;
+        if (it != value_tile_.end() && dst) {
+          sram::Interval& iv = tiles_[static_cast<std::size_t>(it->second)].iv;
+          iv.stores_to = dst->name;
+          iv.stored_bytes = gmBytes(V(X(call.args[0]).value).type, *dst);
+        }
       }
       bool mm = isMatmulOp(op);
       if (mm) has_cube_op_ = true;

@@ -127,6 +127,50 @@ TEST(SramRules, FuseAdviceNamesBothKernelsTheTensorTheBytesAndTheFusedEstimate) 
   EXPECT_NE(it->message.find("Vec use is 131072 of 188416 bytes (69.6%)"), std::string::npos) << it->message;
 }
 
+TEST(SramRules, FuseAdviceCountsTheGmTrafficInTheStoredTensorsElementTypeNotTheAccumulators) {
+  // The producer's FP32 accumulator is stored into a BF16 tensor (the store converts): 64 x 128 x 2 B
+  // go to GM and the same come back, 32768 bytes, not the 49152 an FP32-sized store would make.
+  auto got = estimateText("k.py", R"(import pypto.language as pl
+
+
+@pl.jit.incore
+def project(
+    x: pl.Tensor[[64, 128], pl.BF16],
+    w: pl.Tensor[[128, 128], pl.BF16],
+    h: pl.Out[pl.Tensor[[64, 128], pl.BF16]],
+):
+    acc = pl.matmul(x, w, out_dtype=pl.FP32)
+    pl.store(acc, [0, 0], h)
+    return h
+
+
+@pl.jit.incore
+def double(h: pl.Tensor[[64, 128], pl.BF16], y: pl.Out[pl.Tensor[[64, 128], pl.BF16]]):
+    t = pl.load(h, [0, 0], [64, 128])
+    d = pl.add(t, t)
+    pl.store(d, [0, 0], y)
+    return y
+
+
+@pl.jit
+def chain(
+    x: pl.Tensor[[64, 128], pl.BF16],
+    w: pl.Tensor[[128, 128], pl.BF16],
+    y: pl.Out[pl.Tensor[[64, 128], pl.BF16]],
+):
+    h = pl.create_tensor([64, 128], dtype=pl.BF16)
+    h = project(x, w, h)
+    y = double(h, y)
+    return y
+)");
+  auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE001"; });
+  ASSERT_NE(it, got.diagnostics.end());
+  EXPECT_NE(it->message.find("fuse 'project' and 'double'"), std::string::npos) << it->message;
+  EXPECT_NE(it->message.find("'h' goes through GM between them (32768 bytes stored and loaded again)"),
+            std::string::npos)
+      << it->message;
+}
+
 TEST(SramRules, GrowAdviceGivesTheLargestTileThatStillFits) {
   auto got = estimateText("k.py", test::readFile(fixtures() / "FUSE002_bad.py"));
   auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE002"; });
