@@ -8,6 +8,7 @@
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "dsl/dsl_model.h"
+#include "dsl/library_imports.h"
 #include "lint/lint_engine.h"
 #include "report/html_report.h"
 #include "rules/catalogue.h"
@@ -27,7 +28,7 @@ bool reportable(const Diagnostic& d) {
 }
 
 HtmlUnitGraph unitGraph(const Workspace& ws, const std::string& name, const std::vector<fs::path>& sources,
-                        const Config& config, Platform platform) {
+                        const Config& config, Platform platform, bool project) {
   std::vector<SourceFile> files;
   for (const fs::path& p : sources) {
     if (!isPythonSource(p)) continue;
@@ -39,6 +40,8 @@ HtmlUnitGraph unitGraph(const Workspace& ws, const std::string& name, const std:
   HtmlUnitGraph g;
   g.unit = name;
   if (files.empty()) return g;
+  if (project)  // as lint does: the pypto-lib blocks the port imports are part of its program
+    for (SourceFile& f : dsl::importedLibraryFiles(ws.root, files)) files.push_back(std::move(f));
   dsl::ProgramModel model = dsl::buildProgramModel(files);
   std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, platform);
   g.graphs = advice::buildTaskGraphs(model, kernels);
@@ -127,10 +130,11 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
   for (std::size_t i = 0; i < paths.size() && i < 3; ++i) html.title += (i ? ", " : ": ") + paths[i];
   if (paths.size() > 3) html.title += ", ...";
   for (const Project& p : targets.projects)
-    html.units.push_back(unitGraph(session.workspace, p.name, p.sources, session.config, session.platform));
+    html.units.push_back(unitGraph(session.workspace, p.name, p.sources, session.config, session.platform, true));
   for (const fs::path& f : targets.files)
     if (isPythonSource(f))
-      html.units.push_back(unitGraph(session.workspace, f.stem().string(), {f}, session.config, session.platform));
+      html.units.push_back(
+          unitGraph(session.workspace, f.stem().string(), {f}, session.config, session.platform, false));
 
   fs::path out;
   if (report_options.html) {

@@ -238,6 +238,22 @@ void collectConstants(Unit& unit, int file) {
   }
 }
 
+// `from incore import f` where incore.py only imports f itself (a re-export: ports re-export the
+// kernels of the pypto-lib blocks they put on sys.path): the binding is pointed at the file that
+// defines f, so calls resolve to the function and not to a name the importing file merely binds.
+void followReexports(Unit& unit, int file) {
+  for (auto& [alias, b] : unit.scans[static_cast<std::size_t>(file)].bindings) {
+    for (int guard = 0; guard < 16 && b.kind == Binding::Kind::Name && b.file >= 0; ++guard) {
+      const FileModel& target = unit.files[static_cast<std::size_t>(b.file)];
+      const FileScan& ts = unit.scans[static_cast<std::size_t>(b.file)];
+      if (target.functionIndex(b.name) >= 0 || ts.assign_index.count(b.name)) break;  // defined there
+      auto next = ts.bindings.find(b.name);
+      if (next == ts.bindings.end() || next->second.file == b.file || next->second.file == file) break;
+      b = next->second;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -251,6 +267,7 @@ ProgramModel buildProgramModel(std::span<const SourceFile> files) {
     detail::scanFile(unit, static_cast<int>(i));
   }
   for (std::size_t i = 0; i < files.size(); ++i) detail::bindImports(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::followReexports(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::collectConstants(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildSignatures(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildBodies(unit, static_cast<int>(i));

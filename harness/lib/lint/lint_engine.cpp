@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "dsl/dsl_model.h"
+#include "dsl/library_imports.h"
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
 #include "rules/catalogue.h"
@@ -77,6 +78,10 @@ void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& setting
     }
     sources.push_back(std::move(*r.file));
   }
+  // A port's blocks imported from pypto-lib/ (through sys.path): in its unit, so the calls resolve and
+  // the estimator covers their kernels (dsl/library_imports.h).
+  if (unit.project)
+    for (SourceFile& f : dsl::importedLibraryFiles(ws.root, sources)) sources.push_back(std::move(f));
   lintSources(unit.project, std::move(sources), settings, out);
 }
 

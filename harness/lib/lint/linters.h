@@ -27,6 +27,11 @@ struct PythonUnit {
   std::vector<SourceFile> files;
 };
 
+// A pypto-lib/ block a project imports (dsl/library_imports.h): in the unit's model so calls resolve and
+// the estimator covers its kernels (SRAM rows), but findings located in it belong to `port-check lint
+// pypto-lib/`, not to every port that imports it. A project's own files are under projects/<name>/.
+bool importedLibraryFile(const PythonUnit& unit, std::string_view path);
+
 // Builds the unit's DSL model, runs the DSL rules and applies the unit's suppression comments.
 std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings);
 // The DSL rules over a model built once by the caller (the lint engine shares it with the estimator);

@@ -1,5 +1,6 @@
 #include "lint/sram_lint.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "advice/advice_check.h"
@@ -28,6 +29,8 @@ std::vector<Diagnostic> estimatePythonModel(const PythonUnit& unit, const dsl::P
   SramCheckContext ctx{model, kernels, settings, unit.project};
   for (const auto& check : memChecks()) check->check(ctx, out);
   for (const auto& check : adviceChecks()) check->check(ctx, out);
+  out.erase(std::remove_if(out.begin(), out.end(), [&](const Diagnostic& d) { return importedLibraryFile(unit, d.file); }),
+            out.end());
   std::vector<SramRow> rows = sram::toSramRows(kernels, sramProjectName(unit));
   sram.insert(sram.end(), rows.begin(), rows.end());
   return out;

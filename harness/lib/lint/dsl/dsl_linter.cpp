@@ -14,6 +14,10 @@
 
 namespace portcheck {
 
+bool importedLibraryFile(const PythonUnit& unit, std::string_view path) {
+  return !unit.project.empty() && path.rfind("pypto-lib/", 0) == 0;
+}
+
 // Applies the suppression comments of every file and reports the ones that name no rule or
 // silence nothing the DSL rules report.
 void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& out) {
@@ -22,6 +26,7 @@ void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& ou
     Suppressions sup = parseSuppressions(f, "#");
     if (sup.empty()) continue;
     sup.apply(f.path, out);
+    if (importedLibraryFile(unit, f.path)) continue;  // its DSL002 / DSL003 come from its own lint
     const Catalogue& cat = Catalogue::builtin();
     for (const Suppression& s : sup.entries)
       for (const SuppressedId& id : s.ids) {
@@ -43,7 +48,9 @@ void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& ou
 
 void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, const LintSettings& settings,
                      std::vector<Diagnostic>& out) {
+  const std::size_t first = out.size();
   for (const dsl::FileModel& f : model.files) {
+    if (importedLibraryFile(unit, f.path)) continue;
     auto src = std::find_if(unit.files.begin(), unit.files.end(), [&](const SourceFile& s) { return s.path == f.path; });
     if (src != unit.files.end())
       if (std::optional<Diagnostic> d = pythonSourceLimitProblem(*src)) {  // CPython stops before parsing
@@ -61,6 +68,9 @@ void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, con
   }
   DslCheckContext ctx{model, settings, unit.project};
   for (const auto& check : dslChecks()) check->check(ctx, out);
+  out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                           [&](const Diagnostic& d) { return importedLibraryFile(unit, d.file); }),
+            out.end());
 }
 
 std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings) {

@@ -1,0 +1,34 @@
+#pragma once
+// Modules a port imports from the workspace's pypto-lib/ folder. Ports put pypto-lib/<block> on
+// sys.path (relative to their own file) and import the block as a top-level module:
+//
+//   sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "pypto-lib" / "matmul_bt"))
+//   from matmul_bt import matmul_bt
+//
+// The compiler then compiles the block's kernels as part of the port. Adding the block's file to the
+// port's unit lets the model resolve the import the way it resolves a sibling of pypto_src (a unit file
+// whose module path ends with the module's), so calls reach the block's functions and the estimator
+// covers its kernels, named as the compiler names them.
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/source_file.h"
+
+namespace portcheck::dsl {
+
+// Top-level modules the file imports (`import a.b`, `from a import x`; not relative imports), in order,
+// without duplicates, read from the import statements at the start of lines (also inside functions and
+// `try:` blocks). Dotted modules keep their dots.
+std::vector<std::string> importedModules(std::string_view python_text);
+
+// The pypto-lib/ files the unit imports and does not provide itself, transitively (a block importing
+// another block), as workspace-relative SourceFiles like the unit's: for module M (dots as folders)
+// pypto-lib/M.py, else pypto-lib/<folder>/M.py for the first folder (sorted) that has one. A module
+// some file of the unit provides (its path, without .py, is M or ends with /M) is not looked up;
+// unreadable files are skipped. `workspace_root` is absolute.
+std::vector<SourceFile> importedLibraryFiles(const std::filesystem::path& workspace_root,
+                                             std::span<const SourceFile> unit);
+
+}  // namespace portcheck::dsl
