@@ -48,6 +48,10 @@ bool isValidUtf8(std::string_view s) { return firstInvalidUtf8(s) == std::string
 
 std::size_t firstInvalidUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
     std::size_t n = validSequenceLength(s, i);
     if (n == 0) return i;
     i += n;
@@ -58,6 +62,10 @@ std::size_t firstInvalidUtf8(std::string_view s) {
 int codePointCount(std::string_view s) {
   int count = 0;
   for (std::size_t i = 0; i < s.size(); ++count) {
+    if (static_cast<unsigned char>(s[i]) < 0x80) {  // ASCII: most of every source file
+      ++i;
+      continue;
+    }
     std::size_t n = validSequenceLength(s, i);
     i += n == 0 ? 1 : n;
   }

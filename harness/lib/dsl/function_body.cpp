@@ -133,13 +133,23 @@ class BodyBuilder {
           std::string_view xt = nodeType(x);
           if (xt == "pattern_list" || xt == "tuple_pattern" || xt == "list_pattern" || xt == "tuple" ||
               xt == "list" || xt == "parenthesized_expression")
-            for (uint32_t i = 0; i < ts_node_named_child_count(x); ++i) names.push_back(ts_node_named_child(x, i));
+            for (TSNode child : namedChildren(x)) names.push_back(child);
         }
       }
-      if (t == "function_definition" || t == "class_definition" || t == "lambda") continue;
-      uint32_t count = ts_node_named_child_count(n);
-      for (uint32_t i = 0; i < count; ++i) stack.push_back(ts_node_named_child(n, i));
+      // Assignments are statements (or the value of a chained one): only statement containers
+      // can hold them, so expressions are not walked.
+      if (!holdsStatements(t)) continue;
+      for (TSNode child : namedChildren(n)) stack.push_back(child);
     }
+  }
+
+  static bool holdsStatements(std::string_view t) {
+    for (std::string_view s : {"block", "expression_statement", "assignment", "if_statement", "elif_clause",
+                               "else_clause", "for_statement", "while_statement", "with_statement", "try_statement",
+                               "except_clause", "except_group_clause", "finally_clause", "match_statement",
+                               "case_clause", "ERROR"})
+      if (t == s) return true;
+    return false;
   }
 
   // ------------------------------------------------------------ values
@@ -190,9 +200,7 @@ class BodyBuilder {
 
   void buildParams(TSNode params) {
     if (isNull(params)) return;
-    uint32_t count = ts_node_named_child_count(params);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode p = ts_node_named_child(params, i);
+    for (TSNode p : namedChildren(params)) {
       std::string_view t = nodeType(p);
       if (t == "comment") continue;
       Param param;
@@ -349,8 +357,7 @@ class BodyBuilder {
     }
     std::string_view t = nodeType(n);
     if (t == "parenthesized_expression") {
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : namedChildren(n)) {
         if (!isComment(c)) return expr(c, stmt, depth + 1);
       }
       return addExpr(ExprKind::Other, n, stmt);
@@ -380,7 +387,7 @@ class BodyBuilder {
         stack.pop_back();
         if (nodeType(c) == "interpolation") interpolated = true;
         if (nodeType(c) == "concatenated_string")
-          for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) stack.push_back(ts_node_named_child(c, i));
+          for (TSNode child : namedChildren(c)) stack.push_back(child);
         else if (nodeType(c) == "string")
           for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i)
             if (nodeType(ts_node_named_child(c, i)) == "interpolation") interpolated = true;
@@ -399,8 +406,7 @@ class BodyBuilder {
     if (t == "list" || t == "tuple" || t == "expression_list" || t == "pattern_list" || t == "tuple_pattern" ||
         t == "list_pattern") {
       std::vector<int> kids;
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : namedChildren(n)) {
         if (!isComment(c)) kids.push_back(expr(c, stmt, depth + 1));
       }
       int id = addExpr(t == "list" || t == "list_pattern" ? ExprKind::List : ExprKind::Tuple, n, stmt);
@@ -456,8 +462,7 @@ class BodyBuilder {
     }
     if (t == "comparison_operator" || t == "boolean_operator" || t == "not_operator") {
       std::vector<int> kids;
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : namedChildren(n)) {
         if (!isComment(c)) kids.push_back(expr(c, stmt, depth + 1));
       }
       int id = addExpr(t == "comparison_operator" ? ExprKind::Compare
@@ -547,8 +552,7 @@ class BodyBuilder {
         args.push_back(g);
         kids.push_back(g);
       } else {
-        for (uint32_t i = 0; i < ts_node_named_child_count(arglist); ++i) {
-          TSNode a = ts_node_named_child(arglist, i);
+        for (TSNode a : namedChildren(arglist)) {
           if (isComment(a)) continue;
           if (nodeType(a) == "keyword_argument") {
             int v = expr(childByField(a, "value"), stmt, depth + 1);
@@ -686,8 +690,7 @@ class BodyBuilder {
   int subscriptExpr(TSNode n, int stmt, int depth) {
     int base = expr(childByField(n, "value"), stmt, depth + 1);
     std::vector<int> idx;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : namedChildren(n)) {
       if (isComment(c) || ts_node_eq(c, childByField(n, "value"))) continue;
       int e = expr(c, stmt, depth + 1);
       if (e >= 0) idx.push_back(e);
@@ -803,8 +806,7 @@ class BodyBuilder {
 
   void buildBlock(TSNode block, int parent, int depth) {
     if (isNull(block)) return;
-    uint32_t count = ts_node_named_child_count(block);
-    for (uint32_t i = 0; i < count; ++i) buildStmt(ts_node_named_child(block, i), parent, depth);
+    for (TSNode child : namedChildren(block)) buildStmt(child, parent, depth);
   }
 
   void buildStmt(TSNode n, int parent, int depth) {
@@ -818,8 +820,7 @@ class BodyBuilder {
       return;
     }
     if (t == "ERROR") {  // keep what parses inside half-written code
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : namedChildren(n)) {
         std::string_view ct = nodeType(c);
         if (ct == "call") {
           int s = addStmt(StmtKind::Expr, c, parent, depth);
@@ -1003,8 +1004,7 @@ class BodyBuilder {
     useChild(S(s).value, s);
     buildBlock(childByField(n, "consequence"), s, depth + 1);
     std::vector<TSNode> alternatives;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : namedChildren(n)) {
       if (nodeType(c) == "elif_clause" || nodeType(c) == "else_clause") alternatives.push_back(c);
     }
     buildAlternatives(alternatives, 0, s, depth + 1);
@@ -1147,9 +1147,7 @@ class BodyBuilder {
       if (t == "identifier") return bindName(n, init);
       if (t == "pattern_list" || t == "tuple_pattern" || t == "list_pattern" || t == "parenthesized_expression" ||
           t == "tuple") {
-        uint32_t count = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < count; ++i) {
-          TSNode c = ts_node_named_child(n, i);
+        for (TSNode c : namedChildren(n)) {
           if (isComment(c)) continue;
           self(c, self, init);
         }
@@ -1167,7 +1165,7 @@ class BodyBuilder {
             ++k;
             return;
           }
-          for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) self(ts_node_named_child(n, i), self);
+          for (TSNode child : namedChildren(n)) self(child, self);
         };
         carried(left, carried);
         return;
@@ -1193,7 +1191,7 @@ class BodyBuilder {
           ++k;
           return;
         }
-        for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j) self(ts_node_named_child(n, j), self);
+        for (TSNode child : namedChildren(n)) self(child, self);
       };
       carried(c, carried);
     }

@@ -25,9 +25,7 @@ void scanImport(FileScan& s, FileModel& fm, TSNode n) {
   bool from = nodeType(n) == "import_from_statement";
   if (!from) {
     // import a.b [as c], d
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : namedChildren(n)) {
       Import imp;
       imp.loc = loc;
       if (nodeType(c) == "aliased_import") {
@@ -50,9 +48,7 @@ void scanImport(FileScan& s, FileModel& fm, TSNode n) {
   int level = 0;
   if (!isNull(mod)) {
     if (nodeType(mod) == "relative_import") {
-      uint32_t count = ts_node_named_child_count(mod);
-      for (uint32_t i = 0; i < count; ++i) {
-        TSNode c = ts_node_named_child(mod, i);
+      for (TSNode c : namedChildren(mod)) {
         if (nodeType(c) == "import_prefix") level = static_cast<int>(text(s, c).size());
         else if (nodeType(c) == "dotted_name") module = stripSpaces(text(s, c));
       }
@@ -60,9 +56,7 @@ void scanImport(FileScan& s, FileModel& fm, TSNode n) {
       module = stripSpaces(text(s, mod));
     }
   }
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(n, i);
+  for (TSNode c : namedChildren(n)) {
     if (ts_node_eq(c, mod) || isComment(c)) continue;
     Import imp;
     imp.from = true;
@@ -221,9 +215,7 @@ bool hasDslDecorator(const FileScan& s, const FileModel& fm, const std::vector<T
 // pattern): found through nested function bodies, up to a fixed depth.
 void scanNested(FileScan& s, FileModel& fm, TSNode body, int depth) {
   if (isNull(body) || depth > 8) return;
-  uint32_t count = ts_node_named_child_count(body);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(body, i);
+  for (TSNode c : namedChildren(body)) {
     std::string_view t = nodeType(c);
     if (t == "function_definition") {
       scanNested(s, fm, childByField(c, "body"), depth + 1);
@@ -246,9 +238,7 @@ void scanModuleStatements(FileScan& s, FileModel& fm, TSNode root) {
   while (!pending.empty()) {
     TSNode parent = pending.back();
     pending.pop_back();
-    uint32_t count = ts_node_named_child_count(parent);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(parent, i);
+    for (TSNode c : namedChildren(parent)) {
       std::string_view t = nodeType(c);
       if (t == "ERROR") {
         pending.push_back(c);
@@ -433,9 +423,7 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
     out.number = applyBinary(text(s, childByField(n, "operator")), a.number, b.number);
   } else if (t == "tuple" || t == "list" || t == "expression_list") {
     out.is_tuple = true;
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : namedChildren(n)) {
       if (isComment(c)) continue;
       out.tuple.push_back(evalNode(unit, file, c, depth + 1).number);
     }

@@ -54,8 +54,7 @@ Tri evalCondition(const SyntaxTree& t, TSNode n, Build b) {
   if (isNull(n)) return Tri::Unknown;
   std::string_view type = nodeType(n);
   if (type == "preproc_defined") {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : namedChildren(n)) {
       if (nodeType(c) == "identifier") return macroDefined(b, text(t, c));
     }
     return Tri::Unknown;
@@ -422,7 +421,7 @@ class Builder {
       if (type == "preproc_else") {
         Context inner = ctx;
         inner.reach = branchReach(ctx.reach, nullptr, earlier);
-        for (uint32_t i = 0; i < ts_node_named_child_count(cur); ++i) visit(ts_node_named_child(cur, i), inner);
+        for (TSNode child : namedChildren(cur)) visit(child, inner);
         return;
       }
       Branch br;
@@ -437,8 +436,7 @@ class Builder {
       if (!isNull(br.node)) noteMacros(txt(br.node));
       Context inner = ctx;
       inner.reach = branchReach(ctx.reach, isNull(br.node) ? nullptr : &br, earlier);
-      for (uint32_t i = 0; i < ts_node_named_child_count(cur); ++i) {
-        TSNode c = ts_node_named_child(cur, i);
+      for (TSNode c : namedChildren(cur)) {
         if (ts_node_eq(c, br.node) || (!isNull(alternative) && ts_node_eq(c, alternative))) continue;
         visit(c, inner);
       }
@@ -651,8 +649,7 @@ class Builder {
     r.name = std::string(txt(childByField(n, "name")));
     r.pos = pos(n);
     r.reach = ctx.reach;
-    for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
-      TSNode c = ts_node_named_child(body, i);
+    for (TSNode c : namedChildren(body)) {
       std::string_view ct = nodeType(c);
       if (ct == "field_declaration") {
         if (containsWord(txt(c), "static")) continue;  // static constexpr members are constants, not fields
@@ -823,7 +820,7 @@ class Builder {
                 l.copied_tiles.push_back(s);
           }
         }
-        for (uint32_t i = 0; i < ts_node_named_child_count(x); ++i) stack.push_back(ts_node_named_child(x, i));
+        for (TSNode child : namedChildren(x)) stack.push_back(child);
       }
       if (!l.copied_tiles.empty()) model_.lambdas.push_back(std::move(l));
       Context inner = ctx;
@@ -911,7 +908,7 @@ class Builder {
         out.comparisons.push_back(std::move(c));
       }
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) scanCondition(ts_node_named_child(n, i), at, out);
+    for (TSNode child : namedChildren(n)) scanCondition(child, at, out);
   }
 
   void recordIf(TSNode n, TSNode cond, bool is_constexpr, const Context& ctx) {
@@ -1002,7 +999,7 @@ class Builder {
   void visitChildren(TSNode n, const Context& ctx) {
     if (visit_depth_ >= kMaxVisitDepth) return;
     ++visit_depth_;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) visit(ts_node_named_child(n, i), ctx);
+    for (TSNode child : namedChildren(n)) visit(child, ctx);
     --visit_depth_;
   }
 

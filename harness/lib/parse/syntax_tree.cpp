@@ -1,5 +1,7 @@
 #include "parse/syntax_tree.h"
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -55,20 +57,61 @@ TSNode SyntaxTree::firstError() const {
 TSNode childByField(TSNode n, std::string_view field) {
   // ts_node_child_by_field_name scans the grammar's field names on every call; the model builder
   // asks for fields millions of times, so resolve each name to its id once per thread and language.
+  // Callers pass string literals, so a small cache keyed by the name's address answers almost
+  // every call with one short comparison (the bytes are compared too: a non-literal name may reuse
+  // an address); other names go through the map.
+  struct Slot {
+    const char* data = nullptr;
+    std::string name;
+    TSFieldId id = 0;
+  };
   thread_local const TSLanguage* cached_language = nullptr;
+  thread_local std::array<Slot, 64> by_address{};
   thread_local std::map<std::string, TSFieldId, std::less<>> ids;
   const TSLanguage* language = ts_tree_language(n.tree);
   if (language != cached_language) {
     ids.clear();
+    by_address.fill(Slot{});
     cached_language = language;
   }
-  auto it = ids.find(field);
-  if (it == ids.end())
-    it = ids.emplace(std::string(field), ts_language_field_id_for_name(language, field.data(),
-                                                                       static_cast<uint32_t>(field.size())))
-             .first;
-  if (it->second == 0) return TSNode{};  // no such field in this grammar
-  return ts_node_child_by_field_id(n, it->second);
+  Slot& slot = by_address[(reinterpret_cast<std::uintptr_t>(field.data()) >> 3) % by_address.size()];
+  if (slot.data != field.data() || slot.name != field) {
+    auto it = ids.find(field);
+    if (it == ids.end())
+      it = ids.emplace(std::string(field), ts_language_field_id_for_name(language, field.data(),
+                                                                         static_cast<uint32_t>(field.size())))
+               .first;
+    slot = Slot{field.data(), std::string(field), it->second};
+  }
+  if (slot.id == 0) return TSNode{};  // no such field in this grammar
+  return ts_node_child_by_field_id(n, slot.id);
+}
+
+std::vector<TSNode> namedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(n)) return out;
+  uint32_t count = ts_node_named_child_count(n);
+  if (count == 0) return out;  // leaves: most nodes
+  out.reserve(count);
+  if (count <= 4) {  // a cursor costs more than a few short walks from the first child
+    for (uint32_t i = 0; i < count; ++i) out.push_back(ts_node_named_child(n, i));
+    return out;
+  }
+  // One cursor per thread, reset for each walk (creating one allocates); the walk ends before return.
+  struct Cursor {
+    TSTreeCursor c;
+    explicit Cursor(TSNode at) : c(ts_tree_cursor_new(at)) {}
+    ~Cursor() { ts_tree_cursor_delete(&c); }
+  };
+  thread_local Cursor cursor(n);
+  ts_tree_cursor_reset(&cursor.c, n);
+  if (ts_tree_cursor_goto_first_child(&cursor.c)) {
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor.c);
+      if (ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor.c));
+  }
+  return out;
 }
 
 }  // namespace portcheck

@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "git/head_revision.h"
+
 namespace portcheck {
 
 namespace fs = std::filesystem;
@@ -14,6 +16,7 @@ bool isPyptoCheckout(const fs::path& dir) {
 }
 
 std::optional<std::string> gitHeadRevision(const fs::path& dir) {
+  if (std::optional<std::string> plain = readHeadFromGitFiles(dir)) return plain->substr(0, 12);
   git_libgit2_init();
   git_repository* repo = nullptr;
   std::optional<std::string> rev;
