@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
 #include "test_support.h"
 
@@ -155,6 +156,24 @@ TEST(LibraryImports, ModulesTheUnitProvidesItselfAreNotLookedUp) {
   EXPECT_TRUE(dsl::importedLibraryFiles(p.ws.path(), unit).empty());
   test::TempDir empty;  // no pypto-lib/ at all
   EXPECT_TRUE(dsl::importedLibraryFiles(empty.path(), p.unit()).empty());
+}
+
+TEST(LibraryImports, CallsResolveThroughTheReexportToTheBlocksFunction) {
+  LibraryPort p;
+  std::vector<SourceFile> files = p.unit();
+  for (SourceFile& f : dsl::importedLibraryFiles(p.ws.path(), files)) files.push_back(std::move(f));
+  dsl::ProgramModel pm = dsl::buildProgramModel(files);
+  ASSERT_EQ(pm.files.size(), 4u);
+  const dsl::FileModel& orch = pm.files[2];
+  int entry = orch.functionIndex("scale_bias");
+  ASSERT_GE(entry, 0);
+  std::set<std::string> callees;
+  for (const dsl::Expr& e : orch.functions[static_cast<std::size_t>(entry)].exprs)
+    if (e.kind == dsl::ExprKind::Call && e.callee_file >= 0) {
+      EXPECT_EQ(e.callee_file, 3) << e.name << " resolves to " << pm.files[static_cast<std::size_t>(e.callee_file)].path;
+      callees.insert(pm.function({e.callee_file, e.callee_function})->name);
+    }
+  EXPECT_EQ(callees, (std::set<std::string>{"scale_by_three", "add_bias"}));
 }
 
 TEST(LibraryImports, LintEstimatesTheImportedKernelsUnderThePortsNameAndAdvisesOnThem) {
