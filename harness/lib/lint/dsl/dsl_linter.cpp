@@ -62,6 +62,11 @@ void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, con
       continue;
     }
     if (!f.syntax_error) continue;
+    if (src != unit.files.end())
+      if (std::optional<Diagnostic> d = pythonBracketProblem(*src)) {  // CPython's words for a bracket
+        out.push_back(std::move(*d));
+        continue;
+      }
     const dsl::SyntaxIssue& e = *f.syntax_error;
     std::string what = e.missing ? "missing '" + e.missing_what + "'" : "invalid syntax";
     out.push_back(makeDiagnostic("DSL001", f.path, e.loc.line, e.loc.col, what));

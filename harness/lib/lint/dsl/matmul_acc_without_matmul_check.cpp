@@ -27,6 +27,17 @@ bool startedByMatmul(const dsl::Function& fn, int expr, int depth = 0) {
   return true;
 }
 
+// `init_cond=` (pl.matmul_acc / pl.tile.matmul_acc) overwrites the accumulator on the steps where it
+// holds: the split-K start, with no separate pl.matmul. A literal False never overwrites.
+bool startsWithInitCondition(const dsl::Function& fn, const dsl::Expr& call) {
+  int cond = fn.arg(call, opBase(call.pl_name) == "matmul_acc" && call.pl_name.rfind("tile.", 0) == 0 ? 3 : 5,
+                    "init_cond");
+  if (cond < 0) return false;
+  const dsl::Expr& e = exprOf(fn, cond);
+  if (e.kind == dsl::ExprKind::None) return false;
+  return !(e.kind == dsl::ExprKind::Bool && e.number.isInt() && e.number.i == 0);
+}
+
 }  // namespace
 
 void MatmulAccWithoutMatmulCheck::checkFile(const DslCheckContext&, const dsl::FileModel& file,
@@ -39,14 +50,14 @@ void MatmulAccWithoutMatmulCheck::checkFile(const DslCheckContext&, const dsl::F
     if (any_start) continue;  // an `if k == 0: pl.matmul else pl.matmul_acc` start exists
     for (int c : fn.calls) {
       const dsl::Expr& call = exprOf(fn, c);
-      if (!isMatmulAcc(call.pl_name)) continue;
+      if (!isMatmulAcc(call.pl_name) || startsWithInitCondition(fn, call)) continue;
       int acc = fn.arg(call, 0, "acc");
       if (acc >= 0 && startedByMatmul(fn, acc)) continue;
       out.push_back(makeDiagnostic(
           "DSL116", file.path, call.loc.line, call.loc.col,
           "'" + calleeText(call) + "' in '" + fn.name +
               "' has no pl.matmul starting the accumulation: it accumulates onto whatever the L0C buffer holds",
-          "start the K loop with `if k0 == 0: acc = pl.matmul(a, b)` and use pl.matmul_acc only in the else branch"));
+          "start the K loop with `if k0 == 0: acc = pl.matmul(a, b)` and use pl.matmul_acc only in the else branch, or pass init_cond=(k0 == 0)"));
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/text.h"
+#include "parse/syntax_tree.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -117,6 +118,67 @@ std::optional<Diagnostic> pythonSourceLimitProblem(const SourceFile& f) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<Diagnostic> pythonBracketProblem(const SourceFile& f) {
+  const std::string& t = f.text;
+  std::vector<std::size_t> open;  // byte offsets of the openers not yet closed
+  const std::string hint = "close every bracket where its expression ends; an unclosed one swallows the lines after it";
+  for (std::size_t i = 0; i < t.size();) {
+    char c = t[i];
+    if (c == '#') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '"' || c == '\'') {
+      i = skipString(t, i);
+    } else if (c == '\\') {
+      i += 2;
+    } else if (c == '(' || c == '[' || c == '{') {
+      open.push_back(i++);
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (open.empty()) return problemAt(f, i, std::string("unmatched '") + c + "'", hint);
+      char opener = t[open.back()];
+      if ((opener == '(') != (c == ')') || (opener == '[') != (c == ']')) {
+        int open_line = f.position(open.back()).first;
+        std::string where = open_line == f.position(i).first ? "" : " on line " + std::to_string(open_line);
+        return problemAt(f, i,
+                         std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" +
+                             opener + "'" + where,
+                         hint);
+      }
+      open.pop_back();
+      ++i;
+    } else {
+      ++i;
+    }
+  }
+  if (open.empty()) return std::nullopt;
+  // CPython says "never closed" only when its parser stopped on a later line than the innermost
+  // unclosed opener (pegen_errors.c); `def f(:` stays "invalid syntax". Close the brackets left open
+  // on the opener's line at its end and parse again: an error still on that line or before it is
+  // where CPython stops first.
+  std::size_t innermost = open.back();
+  int open_line = f.position(innermost).first;
+  std::size_t eol = t.find('\n', innermost);
+  if (eol == std::string::npos) eol = t.size();
+  std::size_t comment = eol;
+  for (std::size_t i = innermost; i < eol; ++i) {
+    if (t[i] == '"' || t[i] == '\'') i = skipString(t, i) - 1;
+    else if (t[i] == '#') {
+      comment = i;
+      break;
+    }
+  }
+  std::size_t insert = comment;
+  while (insert > innermost && (t[insert - 1] == ' ' || t[insert - 1] == '\t' || t[insert - 1] == '\r')) --insert;
+  std::string closers;
+  for (auto it = open.rbegin(); it != open.rend() && f.position(*it).first == open_line; ++it)
+    closers += t[*it] == '(' ? ')' : t[*it] == '[' ? ']' : '}';
+  std::string closed = t.substr(0, insert) + closers + t.substr(insert);
+  SyntaxTree tree = SyntaxTree::parse(Language::Python, closed);
+  if (!tree.ok()) return std::nullopt;
+  TSNode err = tree.firstError();
+  if (!isNull(err) && static_cast<int>(ts_node_start_point(err).row) + 1 <= open_line) return std::nullopt;
+  return problemAt(f, innermost, std::string("'") + t[innermost] + "' was never closed", hint);
 }
 
 }  // namespace portcheck

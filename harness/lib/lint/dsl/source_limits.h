@@ -17,4 +17,10 @@ inline constexpr int kPythonMaxIndentLevels = 99;
 // DSL001 for the first of these problems in `file`, nullopt when CPython can read it.
 std::optional<Diagnostic> pythonSourceLimitProblem(const SourceFile& file);
 
+// For a file that does not parse: DSL001 in CPython's words when a bracket explains it, at the bracket
+// CPython points to: "unmatched ')'", "closing parenthesis ']' does not match opening parenthesis '('"
+// (tokenizer errors, at the closer) or "'(' was never closed" (at the innermost opener left open).
+// nullopt when the brackets balance (then the error is something else).
+std::optional<Diagnostic> pythonBracketProblem(const SourceFile& file);
+
 }  // namespace portcheck
