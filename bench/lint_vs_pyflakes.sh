@@ -6,7 +6,9 @@
 #   bench/lint_vs_pyflakes.sh [PORT_CHECK] [FILES] [RUNS]
 #
 # PORT_CHECK defaults to build/port-check, FILES to 240, RUNS to 10. Needs hyperfine and python3
-# with pyflakes (Debian: python3-pyflakes). Prints hyperfine's Markdown table.
+# with pyflakes (Debian: python3-pyflakes). Prints hyperfine's Markdown table: port-check cold
+# (--no-cache, two threads and one), with the lint cache warm, and with one file edited between runs;
+# pyflakes has no cache.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -161,8 +163,14 @@ n=$(ls tree | wc -l)
 lines=$(cat tree/*.py | wc -l)
 echo "tree: $work/tree, $n files, $lines lines; $(nproc) CPUs; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 [ -z "${TREE_ONLY:-}" ] || exit 0
+# One edit between runs (a comment appended to one file): the agent-loop case, one unit relinted.
+printf '#!/bin/sh\necho "# edit $(date +%%s%%N)" >> "%s/tree/kernel_0000.py"\n' "$work" > "$work/edit.sh"
+# --prepare is given once per command, in command order (only the fourth edits).
 hyperfine --warmup 2 --runs "$runs" -N --ignore-failure --export-markdown "$work/table.md" \
-  -n "port-check lint ($n files)" "$port_check lint --color never tree" \
-  -n "port-check lint -j1 ($n files)" "$port_check lint --color never -j1 tree" \
+  --prepare true --prepare true --prepare true --prepare "sh $work/edit.sh" --prepare true \
+  -n "port-check lint --no-cache ($n files, cold)" "$port_check lint --color never --no-cache tree" \
+  -n "port-check lint -j1 --no-cache ($n files, cold)" "$port_check lint --color never -j1 --no-cache tree" \
+  -n "port-check lint ($n files, cache warm)" "$port_check lint --color never tree" \
+  -n "port-check lint ($n files, one file edited)" "$port_check lint --color never tree" \
   -n "python3 -m pyflakes ($n files)" "$python -m pyflakes tree" >&2
 cat "$work/table.md"

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  libcli11-dev libgit2-dev libtinyxml2-dev nlohmann-json3-dev libgtest-dev libtree-sitter-dev libmimalloc-dev
+  libcli11-dev libgit2-dev libtinyxml2-dev nlohmann-json3-dev libgtest-dev libtree-sitter-dev libmimalloc-dev libxxhash-dev
   clang-19 python3 python3-jsonschema
 )
 # node and npm may come from elsewhere (e.g. NodeSource); Debian's npm only when there is none.

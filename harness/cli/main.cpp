@@ -67,6 +67,10 @@ int main(int argc, char** argv) {
                    "Lint what HEAD changed since its merge base with REV (CI), read from git")
       ->option_text("REV")
       ->excludes(staged);
+  CacheOptions lint_cache;
+  lint->add_option("--cache-dir", lint_cache.cache_dir,
+                   "Folder of the lint cache (default: <workspace>/.port-check-cache; unchanged units are replayed)");
+  lint->add_flag("--no-cache", lint_cache.no_cache, "Lint every unit afresh; do not read or write the lint cache");
   auto* check = common(app.add_subcommand("check", "Run every stage: lint, estimate, compile, run"));
   check->add_option("paths", paths, "Projects, projects/, pypto-lib/ or files")->required();
   auto* compile = common(app.add_subcommand("compile", "Compile ports with the real PyPTO compiler and read its output"));
@@ -82,7 +86,8 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 86400));
     sub->add_option("--cache-dir", compile_options.cache_dir,
                     "Compile cache and output folders (default: <workspace>/.port-check-cache)");
-    sub->add_flag("--no-cache", compile_options.no_cache, "Always run the compiler; do not replay a cached result");
+    sub->add_flag("--no-cache", compile_options.no_cache,
+                  "Always run the compiler and lint afresh; do not replay a cached result");
   }
   auto* report = common(app.add_subcommand("report", "Print the SRAM table and advice, write an HTML report"));
   report->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
@@ -138,7 +143,7 @@ int main(int argc, char** argv) {
       std::cerr << "port-check: error: lint needs PATH..., --staged or --changed-since REV\n";
       return kExitToolError;
     }
-    if (*lint) return runLint(options, paths, io);
+    if (*lint) return runLint(options, paths, io, lint_cache);
     if (*check) return runCheck(options, paths, io, compile_options);
     if (*compile) return runCompile(options, compile_options, paths, io);
     if (*run) return runRun(options, compile_options, paths, io);

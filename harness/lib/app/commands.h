@@ -7,8 +7,16 @@
 
 namespace portcheck {
 
+// --cache-dir and --no-cache: where the caches live (default <workspace>/.port-check-cache) and whether
+// the lint stage may replay an unchanged unit's findings (lint/lint_cache.h).
+struct CacheOptions {
+  std::optional<std::string> cache_dir;
+  bool no_cache = false;
+};
+
 // port-check lint PATH...: static rules over projects and files.
-int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io);
+int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io,
+            const CacheOptions& cache = {});
 
 // Options of the compile stage (port-check compile and check).
 struct CompileOptions {

@@ -40,10 +40,14 @@ int timeoutSeconds(Report& report, const Session& session, std::optional<int> gi
   return given.value_or(static_cast<int>(v));
 }
 
-fs::path compileCacheRoot(const Session& session, const CommonOptions& options, const CompileOptions& compile) {
-  fs::path cache = compile.cache_dir ? fs::path(*compile.cache_dir) : session.workspace.root / ".port-check-cache";
+fs::path cacheRoot(const Session& session, const CommonOptions& options, const std::optional<std::string>& cache_dir) {
+  fs::path cache = cache_dir ? fs::path(*cache_dir) : session.workspace.root / ".port-check-cache";
   if (!cache.is_absolute()) cache = options.cwd / cache;
   return cache.lexically_normal();
+}
+
+fs::path compileCacheRoot(const Session& session, const CommonOptions& options, const CompileOptions& compile) {
+  return cacheRoot(session, options, compile.cache_dir);
 }
 
 DriverSettings compileDriverSettings(const Session& session, const CommonOptions& options,

@@ -29,7 +29,11 @@ using StageRunner = void (*)(Report&, const Session&, const CommonOptions&, cons
 int runToolchainCommand(const std::string& command, StageRunner stage, const CommonOptions& options,
                         const CompileOptions& compile, const std::vector<std::string>& paths, const Io& io);
 
-// Where compile results are cached: --cache-dir, else <workspace>/.port-check-cache (absolute).
+// The cache root: `cache_dir` (--cache-dir) relative to the working folder, else
+// <workspace>/.port-check-cache (absolute).
+std::filesystem::path cacheRoot(const Session& session, const CommonOptions& options,
+                                const std::optional<std::string>& cache_dir);
+// Where compile results are cached: cacheRoot of --cache-dir.
 std::filesystem::path compileCacheRoot(const Session& session, const CommonOptions& options,
                                        const CompileOptions& compile);
 

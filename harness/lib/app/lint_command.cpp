@@ -4,6 +4,7 @@
 #include "app/compile_stage_runner.h"
 #include "app/run_stage_runner.h"
 #include "clangcheck/kernel_compile.h"
+#include "compiler/compile_cache.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
@@ -12,11 +13,24 @@ namespace portcheck {
 
 namespace {
 
+// The lint cache folder, <cache root>/lint; nullopt with --no-cache, or when the cache root cannot be
+// created (read-only checkout): then every unit is linted afresh, only slower.
+std::optional<std::filesystem::path> lintCacheDir(const Session& session, const CommonOptions& options,
+                                                  const CacheOptions& cache) {
+  if (cache.no_cache) return std::nullopt;
+  std::filesystem::path root = cacheRoot(session, options, cache.cache_dir);
+  std::string error;
+  if (!prepareCacheRoot(root, error)) return std::nullopt;
+  return root / "lint";
+}
+
 // Lints the targets into `report`; shared by lint and check.
-void lintInto(Report& report, const Session& session, const CommonOptions& options, const Targets& targets) {
+void lintInto(Report& report, const Session& session, const CommonOptions& options, const Targets& targets,
+              const CacheOptions& cache) {
   LintSettings settings;
   settings.platform = session.platform;
   settings.config = &session.config;
+  settings.cache_dir = lintCacheDir(session, options, cache);
   LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
   report.append(std::move(lint.diagnostics));
   report.run.files = std::move(lint.files);
@@ -39,12 +53,13 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io) {
+int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io,
+            const CacheOptions& cache) {
   auto start = std::chrono::steady_clock::now();
   Session session = openSession(options, io);
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
-  lintInto(report, session, options, targets);
+  lintInto(report, session, options, targets, cache);
   kernelCompileInto(report, session, options, io);
   report.run.seconds = secondsSince(start);
   return emitAndExit(report, session, options, io);
@@ -56,7 +71,7 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
   Session session = openSession(options, io);
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
-  lintInto(report, session, options, targets);
+  lintInto(report, session, options, targets, CacheOptions{compile.cache_dir, compile.no_cache});
   kernelCompileInto(report, session, options, io);
   // The compile stage runs when the toolchain is found; otherwise TOOL003 says why it was skipped.
   // --run adds the simulator run, which compiles first itself.

@@ -6,6 +6,7 @@
 
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
+#include "lint/lint_cache.h"
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
 #include "rules/catalogue.h"
@@ -39,8 +40,8 @@ struct Unit {
 };
 
 // Lints sources that are already read: each kernel file alone, the Python files together.
-void lintSources(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
-                 LintOutcome& out) {
+void lintSourcesAfresh(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
+                       LintOutcome& out) {
   PythonUnit py;
   py.project = project ? project->name : "";
   for (SourceFile& f : sources) {
@@ -61,6 +62,25 @@ void lintSources(const Project* project, std::vector<SourceFile> sources, const 
     applyPythonSuppressions(py, ds);
     out.diagnostics.insert(out.diagnostics.end(), ds.begin(), ds.end());
   }
+}
+
+// lintSourcesAfresh, or its earlier result from the lint cache when nothing it depends on changed.
+void lintSources(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
+                 LintOutcome& out) {
+  if (!settings.cache_dir) return lintSourcesAfresh(project, std::move(sources), settings, out);
+  const std::string name = project ? project->name : "";
+  const std::string key = lintCacheKey(name, sources, settings);
+  const std::string slot = lintCacheSlot(name, sources, settings);
+  if (std::optional<LintCacheEntry> hit = loadLintCache(*settings.cache_dir, slot, key)) {
+    out.diagnostics.insert(out.diagnostics.end(), hit->diagnostics.begin(), hit->diagnostics.end());
+    out.sram.insert(out.sram.end(), hit->sram.begin(), hit->sram.end());
+    return;
+  }
+  LintOutcome fresh;
+  lintSourcesAfresh(project, std::move(sources), settings, fresh);
+  storeLintCache(*settings.cache_dir, slot, key, LintCacheEntry{fresh.diagnostics, fresh.sram});
+  out.diagnostics.insert(out.diagnostics.end(), fresh.diagnostics.begin(), fresh.diagnostics.end());
+  out.sram.insert(out.sram.end(), fresh.sram.begin(), fresh.sram.end());
 }
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {

@@ -1,6 +1,8 @@
 #pragma once
 // The entry points of the source linters. The lint engine groups sources into units and calls these
 // in parallel; each returns its findings and touches no shared state.
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,8 @@ struct ProgramModel;
 struct LintSettings {
   Platform platform = Platform::A2A3;
   const Config* config = nullptr;  // never null while linting
+  // The lint cache folder (lint/lint_cache.h); nullopt: every unit is linted afresh.
+  std::optional<std::filesystem::path> cache_dir;
 };
 
 // The Python files of one pypto_src/ (or one standalone program file), linted together so calls

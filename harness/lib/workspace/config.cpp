@@ -125,6 +125,7 @@ ConfigLoad parseConfig(const std::string& text, const std::string& display_path)
   ConfigLoad load;
   Parser p{display_path, {}};
   load.config.path = display_path;
+  load.config.text = text;
   json j = json::parse(text, nullptr, false, /*ignore_comments=*/true);
   if (j.is_discarded() || !j.is_object()) {
     p.problem(Severity::Error, "configuration is not a JSON object (port-check.json must be valid JSON)");

@@ -39,6 +39,7 @@ struct Config {
   std::map<std::string, std::string> options;  // free-form per-family options, e.g. "fuse.low_usage_percent"
   HookConfig hook;
   std::string path;  // where it was read from ("" = defaults)
+  std::string text;  // the file as read ("" = defaults): part of the lint cache key
 
   // Effective setting of `rule` for `file` (per-path overrides apply in order, last wins).
   RuleSetting settingFor(const std::string& rule, const std::string& file) const;

@@ -1,0 +1,109 @@
+#include "lint/lint_cache.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "core/atomic_file.h"
+#include "core/cache_json.h"
+#include "rules/catalogue.h"
+
+namespace portcheck {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kLintCacheSchema = 1;
+
+// Length-prefixed fields into one 128-bit xxHash (XXH3): no choice of values makes two inputs collide
+// by concatenation.
+class Hasher {
+ public:
+  Hasher() { XXH3_128bits_reset(&state_); }
+  Hasher& add(std::string_view field) {
+    std::uint64_t n = field.size();
+    XXH3_128bits_update(&state_, &n, sizeof n);
+    XXH3_128bits_update(&state_, field.data(), field.size());
+    return *this;
+  }
+  std::string hex() {
+    XXH128_hash_t h = XXH3_128bits_digest(&state_);
+    char buf[33];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                  static_cast<unsigned long long>(h.low64));
+    return buf;
+  }
+
+ private:
+  XXH3_state_t state_{};
+};
+
+// The running port-check binary: a rebuild changes its size or modification time.
+const std::string& binaryStamp() {
+  static const std::string stamp = [] {
+    struct stat st {};
+    if (::stat("/proc/self/exe", &st) != 0) return std::string("unknown");
+    return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
+  }();
+  return stamp;
+}
+
+fs::path slotPath(const fs::path& dir, const std::string& slot) { return dir / (slot + ".json"); }
+
+}  // namespace
+
+std::string lintCacheKey(const std::string& project, const std::vector<SourceFile>& sources,
+                         const LintSettings& settings) {
+  Hasher h;
+  h.add(std::to_string(kLintCacheSchema)).add(PORTCHECK_VERSION).add(binaryStamp());
+  h.add(Catalogue::builtin().version());
+  h.add(toString(settings.platform));
+  h.add(settings.config ? settings.config->text : std::string());
+  h.add(project);
+  h.add(std::to_string(sources.size()));
+  for (const SourceFile& f : sources) h.add(f.path).add(f.text);
+  return h.hex();
+}
+
+std::string lintCacheSlot(const std::string& project, const std::vector<SourceFile>& sources,
+                          const LintSettings& settings) {
+  Hasher h;
+  h.add(project).add(sources.empty() ? std::string() : sources.front().path).add(toString(settings.platform));
+  return h.hex();
+}
+
+std::optional<LintCacheEntry> loadLintCache(const fs::path& dir, const std::string& slot, const std::string& key) {
+  std::ifstream in(slotPath(dir, slot), std::ios::binary);
+  if (!in) return std::nullopt;
+  try {
+    json j = json::parse(in);
+    if (j.at("schema").get<int>() != kLintCacheSchema || j.at("key").get<std::string>() != key) return std::nullopt;
+    LintCacheEntry e;
+    for (const json& d : j.at("diagnostics")) e.diagnostics.push_back(diagnosticFromJson(d));
+    for (const json& r : j.at("sram")) e.sram.push_back(sramFromJson(r));
+    return e;
+  } catch (const std::exception&) {
+    return std::nullopt;  // corrupt, truncated or another schema: a miss, rewritten after linting
+  }
+}
+
+bool storeLintCache(const fs::path& dir, const std::string& slot, const std::string& key,
+                    const LintCacheEntry& entry) {
+  json diagnostics = json::array(), sram = json::array();
+  for (const Diagnostic& d : entry.diagnostics) diagnostics.push_back(diagnosticJson(d));
+  for (const SramRow& r : entry.sram) sram.push_back(sramJson(r));
+  json j = {{"schema", kLintCacheSchema}, {"key", key}, {"diagnostics", diagnostics}, {"sram", sram}};
+  std::string error;
+  return writeFileAtomically(slotPath(dir, slot), j.dump() + "\n", error, /*create_parents=*/true);
+}
+
+}  // namespace portcheck
