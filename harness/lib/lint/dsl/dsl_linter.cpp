@@ -27,21 +27,10 @@ void applyPythonSuppressions(const PythonUnit& unit, std::vector<Diagnostic>& ou
     if (sup.empty()) continue;
     sup.apply(f.path, out);
     if (importedLibraryFile(unit, f.path)) continue;  // its DSL002 / DSL003 come from its own lint
-    const Catalogue& cat = Catalogue::builtin();
-    for (const Suppression& s : sup.entries)
-      for (const SuppressedId& id : s.ids) {
-        const RuleInfo* rule = cat.find(id.id);
-        if (!rule)
-          extra.push_back(makeDiagnostic("DSL002", f.path, id.line, id.column,
-                                         "unknown rule '" + id.id + "' in a port-check suppression",
-                                         "use a rule ID listed by `port-check rules` (e.g. DSL101), or remove it"));
-        else if (!id.used && rule->family == "DSL" && rule->source == Stage::Lint && id.id != "DSL002" &&
-                 id.id != "DSL003")
-          extra.push_back(makeDiagnostic("DSL003", f.path, id.line, id.column,
-                                         "unused suppression: " + id.id + " reports nothing " +
-                                             (s.file_level ? "in this file" : "on this line or the next"),
-                                         "remove '" + id.id + "' from the suppression comment"));
-      }
+    SuppressionAudit audit{"DSL002", "DSL003", [](const RuleInfo& r) {
+                             return r.family == "DSL" && r.source == Stage::Lint;
+                           }};
+    auditSuppressions(f.path, sup, audit, extra);
   }
   out.insert(out.end(), extra.begin(), extra.end());
 }
