@@ -1,11 +1,13 @@
-// Every fuzz target's body over its seed corpus (fuzz/corpus/<target>/) and its regression inputs
-// (tests/fixtures/fuzz/<target>/, the inputs fuzzing found a bug with): in every build, not only in the
+// Every fuzz target's body over its seeds (the fixtures fuzz/seeds/<target>.txt lists and
+// fuzz/corpus/<target>/) and its regression inputs (tests/fixtures/fuzz/<target>/, the inputs fuzzing
+// found a bug with): in every build, not only in the
 // clang fuzz build, each input must run through without a crash (and, under the sanitizer build,
 // without a sanitizer report) in bounded time.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdint>
+#include <sstream>
 
 #include "test_support.h"
 
@@ -32,11 +34,27 @@ struct Target {
 #define PORTCHECK_TARGET_ENTRY(name) Target{#name, &portcheckFuzz_##name},
 const Target kTargets[] = {PORTCHECK_FUZZ_BODIES(PORTCHECK_TARGET_ENTRY)};
 
+// The repository paths a seed list names (one per line, '#' comments); a listed file that does not
+// exist fails the test.
+std::vector<fs::path> listedSeeds(const fs::path& list) {
+  std::vector<fs::path> out;
+  std::istringstream lines(test::readFile(list));
+  for (std::string rel; std::getline(lines, rel);) {
+    if (rel.empty() || rel[0] == '#') continue;
+    fs::path p = fs::path(PORTCHECK_FUZZ_DIR).parent_path() / rel;
+    EXPECT_TRUE(fs::is_regular_file(p)) << list << " names a missing file: " << rel;
+    out.push_back(p);
+  }
+  return out;
+}
+
 std::vector<fs::path> inputsOf(const std::string& target, bool& has_seeds) {
   std::vector<fs::path> out;
-  has_seeds = false;
+  std::error_code ec;
+  fs::path list = fs::path(PORTCHECK_FUZZ_DIR) / "seeds" / (target + ".txt");
+  if (fs::is_regular_file(list, ec)) out = listedSeeds(list);
+  has_seeds = !out.empty();
   for (fs::path dir : {fs::path(PORTCHECK_FUZZ_DIR) / "corpus" / target, fs::path(test::fixturesDir()) / "fuzz" / target}) {
-    std::error_code ec;
     if (!fs::is_directory(dir, ec)) continue;
     for (const auto& e : fs::directory_iterator(dir))
       if (e.is_regular_file()) {
@@ -53,7 +71,7 @@ TEST(FuzzCorpus, EveryTargetHasSeedsAndEveryInputRunsCleanly) {
     SCOPED_TRACE(t.name);
     bool has_seeds = false;
     std::vector<fs::path> inputs = inputsOf(t.name, has_seeds);
-    EXPECT_TRUE(has_seeds) << "fuzz/corpus/" << t.name << "/ is empty";
+    EXPECT_TRUE(has_seeds) << "no seeds: fuzz/seeds/" << t.name << ".txt and fuzz/corpus/" << t.name << "/ are empty";
     for (const fs::path& p : inputs) {
       std::string bytes = test::readFile(p);
       auto start = std::chrono::steady_clock::now();
