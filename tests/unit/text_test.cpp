@@ -64,5 +64,19 @@ TEST(Text, SplitLinesHandlesCrlfAndNoFinalNewline) {
   EXPECT_EQ(lines[2], "c");
 }
 
+TEST(Text, NumbersFromCompilerOutputNeverThrow) {
+  EXPECT_EQ(parseInt64("188416"), 188416);
+  EXPECT_EQ(parseInt64("-3"), -3);
+  EXPECT_EQ(parseInt64("9223372036854775807"), INT64_MAX);
+  EXPECT_FALSE(parseInt64("9223372036854775808"));  // one past int64
+  EXPECT_FALSE(parseInt64(std::string(400, '9')));
+  EXPECT_FALSE(parseInt64(""));
+  EXPECT_FALSE(parseInt64("12a"));
+  EXPECT_FALSE(parseInt64(" 12"));
+  EXPECT_EQ(parseIntOr("42"), 42);
+  EXPECT_EQ(parseIntOr("2147483648"), 0);  // past INT_MAX: the fallback
+  EXPECT_EQ(parseIntOr("x", -1), -1);
+}
+
 }  // namespace
 }  // namespace portcheck

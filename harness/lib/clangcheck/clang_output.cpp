@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "core/text.h"
 #include "rules/catalogue.h"
 
 namespace portcheck::clangcheck {
@@ -40,14 +41,14 @@ std::vector<ClangMessage> parseClangOutput(std::string_view output) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::smatch m;
     if (line.size() < 4096 && std::regex_match(line, m, kInclude)) {
-      includes.emplace_back(m[1], std::stoi(m[2]));
+      includes.emplace_back(m[1], parseIntOr(m[2].str()));
       continue;
     }
     if (line.size() > 4096 || !std::regex_match(line, m, kLine)) continue;  // snippets, "N errors generated."
     ClangMessage msg;
     msg.file = m[1];
-    msg.line = std::stoi(m[2]);
-    msg.column = std::stoi(m[3]);
+    msg.line = parseIntOr(m[2].str());
+    msg.column = parseIntOr(m[3].str());
     msg.severity = m[4];
     msg.text = m[5];
     if (msg.severity == "note") {

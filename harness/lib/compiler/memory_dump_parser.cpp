@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cctype>
+#include <limits>
 #include <regex>
 #include <system_error>
 
@@ -138,7 +139,9 @@ std::vector<std::pair<int, std::filesystem::path>> numberedDumps(const std::file
     std::string name = it->path().filename().string();
     std::smatch m;
     if (!std::regex_match(name, m, kName) || !it->is_regular_file(ec)) continue;
-    out.emplace_back(std::stoi(m[1].str()), it->path());
+    std::optional<std::int64_t> order = parseInt64(m[1].str());
+    if (!order || *order > std::numeric_limits<int>::max()) continue;  // no pass dump PyPTO writes
+    out.emplace_back(static_cast<int>(*order), it->path());
   }
   std::sort(out.begin(), out.end());
   return out;

@@ -22,8 +22,10 @@ std::optional<OverflowFigures> parseOverflowSentence(const std::string& text) {
   if (!std::regex_search(text, m, kOverflow, std::regex_constants::match_continuous)) return std::nullopt;
   OverflowFigures f;
   f.space = m[1].str();
-  f.used = std::stoll(m[2].str());
-  f.limit = std::stoll(m[3].str());
+  std::optional<std::int64_t> used = parseInt64(m[2].str()), limit = parseInt64(m[3].str());
+  if (!used || !limit) return std::nullopt;  // figures past int64 are no real message
+  f.used = *used;
+  f.limit = *limit;
   f.first_sentence = m[0].str();
   std::string_view r = trim(std::string_view(text).substr(static_cast<std::size_t>(m.length(0))));
   if (startsWith(r, ".")) r.remove_prefix(1);
@@ -65,12 +67,13 @@ std::optional<CompilerError> parseMemoryError(const std::string& exception_type,
   }
 
   static const std::regex kAutoTile(R"(requiring (\d+) bytes, but the active backend provides (\d+) bytes)");
-  if (payload.find("AutoTileMatmulL0") != std::string::npos && std::regex_search(payload, m, kAutoTile)) {
+  if (payload.find("AutoTileMatmulL0") != std::string::npos && std::regex_search(payload, m, kAutoTile) &&
+      parseInt64(m[1].str()) && parseInt64(m[2].str())) {  // figures past int64 are no real message
     e.rule = "COMP005";
     e.kind = "oom";
     e.via = "AutoTileMatmulL0";
-    e.used = std::stoll(m[1].str());
-    e.limit = std::stoll(m[2].str());
+    e.used = *parseInt64(m[1].str());
+    e.limit = *parseInt64(m[2].str());
     static const std::regex kSpace(R"(resident in (\w+))");
     std::smatch s;
     if (std::regex_search(payload, s, kSpace)) e.space = s[1].str();

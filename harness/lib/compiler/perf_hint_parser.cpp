@@ -33,8 +33,8 @@ std::optional<PerfHintSummary> parsePerfHintSummary(const std::vector<std::strin
     std::smatch m;
     if (!startsWith(l, "[perf_hint] ") || l.size() > 4096 || !std::regex_match(l, m, kSummary)) continue;
     PerfHintSummary s;
-    s.hints = std::stoi(m[1].str());
-    s.sites = std::stoi(m[2].str());
+    s.hints = parseIntOr(m[1].str());
+    s.sites = parseIntOr(m[2].str());
     if (m[3].matched) s.path = paths.map(trimCopy(m[3].str()));
     return s;
   }

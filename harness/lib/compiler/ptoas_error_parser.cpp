@@ -16,8 +16,8 @@ std::vector<PtoasDiagnostic> parsePtoasDiagnostics(const std::string& text) {
     if (l.find("loc(\"") != std::string::npos && std::regex_search(l, m, kLoc)) {
       PtoasDiagnostic d;
       d.file = m[1].str();
-      d.line = std::stoi(m[2].str());
-      d.column = std::stoi(m[3].str());
+      d.line = parseIntOr(m[2].str());
+      d.column = parseIntOr(m[3].str());
       d.severity = m[4].str();
       d.message = trimCopy(l.substr(static_cast<std::size_t>(m.position(0) + m.length(0))));
       out.push_back(std::move(d));

@@ -40,7 +40,7 @@ std::vector<TracebackFrame> parseTracebackFrames(const std::vector<std::string>&
       continue;
     TracebackFrame f;
     f.file = m[1].str();
-    f.line = std::stoi(m[2].str());
+    f.line = parseIntOr(m[2].str());
     std::string rest = l.substr(static_cast<std::size_t>(m.length(0)));
     if (startsWith(rest, ", in ")) f.function = trimCopy(rest.substr(5));
     frames.push_back(std::move(f));

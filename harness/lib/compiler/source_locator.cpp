@@ -121,7 +121,7 @@ std::optional<SourceLocation> SourceLocator::kernel(const std::string& kernel_na
   std::smatch m;
   if (std::regex_match(name, m, kIncore)) {
     if (auto r = defRegion(m[1].str())) {
-      int wanted = std::stoi(m[2].str());
+      int wanted = parseIntOr(m[2].str(), -1);
       int seen = 0;
       static const std::regex kScope(R"(^\s*with\s+pl\.at\s*\()");
       for (int ln = r->def_line + 1; ln <= r->end_line; ++ln) {

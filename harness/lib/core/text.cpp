@@ -1,6 +1,8 @@
 #include "core/text.h"
 
 #include <cctype>
+#include <charconv>
+#include <limits>
 
 namespace portcheck {
 namespace {
@@ -109,6 +111,19 @@ std::string replaceAll(std::string s, std::string_view from, std::string_view to
   for (std::size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
     s.replace(pos, from.size(), to);
   return s;
+}
+
+std::optional<std::int64_t> parseInt64(std::string_view s) {
+  std::int64_t v = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+int parseIntOr(std::string_view s, int fallback) {
+  std::optional<std::int64_t> v = parseInt64(s);
+  if (!v || *v > std::numeric_limits<int>::max() || *v < std::numeric_limits<int>::min()) return fallback;
+  return static_cast<int>(*v);
 }
 
 }  // namespace portcheck

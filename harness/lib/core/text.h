@@ -1,5 +1,7 @@
 #pragma once
 // Text helpers shared by parsers and emitters.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,5 +23,11 @@ bool endsWith(std::string_view s, std::string_view suffix);
 std::vector<std::string_view> splitLines(std::string_view text);  // handles \n and \r\n
 std::string toLower(std::string_view s);
 std::string replaceAll(std::string s, std::string_view from, std::string_view to);
+
+// The decimal integer `s` is (an optional '-', then digits, nothing else), or nullopt when it is not
+// one or does not fit in 64 bits. Never throws: compiler output can carry any digit string.
+std::optional<std::int64_t> parseInt64(std::string_view s);
+// parseInt64 for a line, column or count: `fallback` when it is not a number or does not fit in int.
+int parseIntOr(std::string_view s, int fallback = 0);
 
 }  // namespace portcheck

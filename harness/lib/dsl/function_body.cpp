@@ -533,7 +533,7 @@ class BodyBuilder {
     return shapeFromList(e, nullptr);
   }
 
-  int newResult(const TypeInfo& type, int stmt, int def_expr) {
+  int newResult(TypeInfo type, int stmt, int def_expr) {  // by value: `type` may live in fn_.values
     int v = newValue("", type, stmt, def_expr);
     Value& val = fn_.values[static_cast<std::size_t>(v)];
     val.on_chip = type.kind == ValueKind::Tile;

@@ -3,9 +3,11 @@
 // and are replayed by FuzzCorpus.* in every build.
 #include <gtest/gtest.h>
 
+#include "clangcheck/clang_output.h"
 #include "compiler/compile_record.h"
 #include "compiler/legacy_memory_report_parser.h"
 #include "compiler/memory_dump_parser.h"
+#include "compiler/memory_error_parser.h"
 #include "lint/linters.h"
 #include "test_support.h"
 #include "workspace/config.h"
@@ -89,6 +91,51 @@ TEST(FuzzRegression, FunctionNamesWithRegexCharactersDoNotThrow) {
     r.log = test::readFile(std::filesystem::path(test::fixturesDir()) / "fuzz" / "compile_log" / file);
     EXPECT_NO_THROW(analyzeCompile(r, Platform::A2A3)) << file;
   }
+}
+
+// Found by the 30-second fuzz runs of the CI sanitizer stage (session 3).
+
+// clang_output: a line number past INT_MAX made std::stoi throw out of the clang output parser.
+TEST(FuzzRegression, ClangLinesPastIntAreUnknownNotAThrow) {
+  auto ms = clangcheck::parseClangOutput(
+      "k.cpp:155099999999999999:3: error: no matching function for call to 'TROWSUM'\n"
+      "k.cpp:12:7: error: unknown type name '__ubuf__'\n");
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].line, 0);  // unknown, as for a message without a line
+  EXPECT_EQ(ms[0].column, 3);
+  EXPECT_EQ(ms[1].line, 12);
+  std::string raw = test::readFile(std::filesystem::path(test::fixturesDir()) / "fuzz" / "clang_output" /
+                                   "line-number-past-int");
+  EXPECT_NO_THROW(clangcheck::parseClangOutput(raw));
+}
+
+// memory_error: a usage figure past int64 made std::stoll throw; it is no overflow message PyPTO prints.
+TEST(FuzzRegression, OverflowSentenceWithAFigurePastInt64IsNotOne) {
+  EXPECT_FALSE(parseOverflowSentence("Vec buffer usage (" + std::string(60, '6') +
+                                     " bytes) exceeds platform limit (188416 bytes)."));
+  auto f = parseOverflowSentence("Vec buffer usage (262144 bytes) exceeds platform limit (188416 bytes).");
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->used, 262144);
+  EXPECT_EQ(f->limit, 188416);
+}
+
+// dsl_model: newResult took the result type by reference into the function's value list and read it
+// after adding a value had reallocated that list (ASan: heap-use-after-free). The input that found it:
+// a parameter annotation of invalid bytes in a half-written jit function.
+TEST(FuzzRegression, TheModelOfTheInputThatFreedATypeUnderItIsBuilt) {
+  std::string bytes = test::readFile(std::filesystem::path(test::fixturesDir()) / "fuzz" / "dsl_model" /
+                                     "type-of-a-value-reallocated-away");
+  ASSERT_FALSE(bytes.empty());
+  Config config;
+  PythonUnit unit;
+  SourceFile f;
+  f.path = "k.py";
+  f.text = bytes;
+  unit.files.push_back(std::move(f));
+  std::vector<Diagnostic> ds = lintPythonUnit(unit, LintSettings{Platform::A2A3, &config});
+  bool syntax = false;
+  for (const Diagnostic& d : ds) syntax |= d.rule == "DSL001";
+  EXPECT_TRUE(syntax);  // not UTF-8: reported; the sanitizer build checks the model's memory
 }
 
 }  // namespace
