@@ -127,7 +127,8 @@ std::vector<TaskGraph> buildTaskGraphs(const dsl::ProgramModel& model,
         if (fn.regions[r].stmt >= 0) points.push_back({fn.regions[r].stmt, static_cast<int>(r)});
       for (int c : fn.calls) {
         const dsl::Expr& call = fn.exprs[static_cast<std::size_t>(c)];
-        if (call.callee_file < 0 || call.callee_function < 0) continue;
+        // A call outside any statement (a parameter annotation or default of half-written code) dispatches nothing.
+        if (call.callee_file < 0 || call.callee_function < 0 || call.stmt < 0) continue;
         const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(call.stmt)];
         if (st.incore) continue;
         const dsl::Function* callee = model.function({call.callee_file, call.callee_function});
@@ -159,7 +160,7 @@ std::vector<TaskGraph> buildTaskGraphs(const dsl::ProgramModel& model,
           std::size_t pi = 0;
           for (const dsl::Param& p : callee->params) {
             if (p.is_self) continue;
-            if (pi < call.args.size()) {
+            if (pi < call.args.size() && call.args[pi] >= 0) {  // -1: an argument that did not parse
               const dsl::Value* v = fn.valueOf(call.args[pi]);
               if (v && !v->name.empty()) to_caller[p.name] = v->name;
               else to_caller[p.name] = std::string(file.text(fn.exprs[static_cast<std::size_t>(call.args[pi])]));

@@ -12,6 +12,7 @@ void ImplicitTensorAccessCheck::checkFile(const DslCheckContext&, const dsl::Fil
   for (const dsl::Function& fn : file.functions) {
     if (!fn.isDsl()) continue;
     for (const dsl::SubscriptAccess& s : fn.subscripts) {
+      if (s.stmt < 0) continue;  // outside any statement (an annotation): no tensor access at run time
       const dsl::Stmt& st = stmtOf(fn, s.stmt);
       if (!st.incore || s.base_value < 0) continue;
       const dsl::Value& base = fn.values[static_cast<std::size_t>(s.base_value)];
