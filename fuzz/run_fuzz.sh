@@ -5,6 +5,8 @@
 # Fails on a crash, a sanitizer report, a leak, one input running over 10 s, or more than 2 GB.
 # A seed argument is a folder, or a list file (fuzz/seeds/<target>.txt: repository paths of real
 # fixtures, one per line, '#' comments) whose files are copied into <work>/seeds first.
+# PORTCHECK_FUZZ_SEED (default 1) fixes libFuzzer's random seed, so the short runs of the test suite
+# mutate the same way each time and a red CI names a bug, not bad luck; 0 draws a new seed (long runs).
 # usage: run_fuzz.sh <fuzz binary> <work dir> <seed folder or list>...
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +30,8 @@ for s in "$@"; do
   fi
 done
 seconds=${PORTCHECK_FUZZ_SECONDS:-30}
-args=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -artifact_prefix="$work/artifacts/")
+args=(-timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -seed="${PORTCHECK_FUZZ_SEED:-1}"
+  -artifact_prefix="$work/artifacts/")
 if [ "$seconds" -eq 0 ]; then
   exec "$binary" "${args[@]}" -runs=0 "$work/corpus" "${seeds[@]}"
 fi
