@@ -5,7 +5,7 @@
 #   BUILD_DIR           the normal build (default build)
 #   SANITIZE_BUILD_DIR  the sanitizer + fuzz build (default build-sanitize)
 #   PORTCHECK_SANITIZE  0 skips the sanitizer build (default 1)
-#   PORTCHECK_FUZZ_SECONDS  length of each short fuzz run (default 25, so CI stays within 20 minutes on two
+#   PORTCHECK_FUZZ_SECONDS  length of each short fuzz run (default 15, so CI stays within 20 minutes on two
 #                       cores; 0 = replay the seeds only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ CC=clang-19 CXX=clang++-19 BUILD_DIR=${SANITIZE_BUILD_DIR:-build-sanitize} scrip
 cd "${SANITIZE_BUILD_DIR:-build-sanitize}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export PORTCHECK_FUZZ_SECONDS=${PORTCHECK_FUZZ_SECONDS:-25}
+export PORTCHECK_FUZZ_SECONDS=${PORTCHECK_FUZZ_SECONDS:-15}
 # The Python-only tests (the compile/run adapters against stand-ins, the pypto-lib torch models) run no
 # port-check code: the normal build ran them already.
 ctest --output-on-failure --parallel "$(nproc)" --timeout 900 -E '^(pypto_lib\..*|run\.adapter|compile\.adapter)$'
