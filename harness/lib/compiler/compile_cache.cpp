@@ -2,7 +2,6 @@
 
 #include "core/atomic_file.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 
 #include "compiler/content_hash.h"
 #include "core/cache_json.h"
+#include "core/file_stamp.h"
 #include "workspace/workspace.h"
 
 namespace portcheck {
@@ -30,11 +30,7 @@ constexpr const char* kCompileEnvironment[] = {
     "PTOAS_ROOT", "PYPTO_LOG_LEVEL", "PYPTO_VERIFY_LEVEL", "PYPTO_WARNING_LEVEL", "PYPTO_EMIT_PTO_LOC",
     "PTO_BACKTRACE", "PYPTO_COMPILE_PROFILING", "PYPTO_EMIT_DEBUG_RUNNER"};
 
-std::string stamp(const fs::path& p) {
-  struct stat st {};
-  if (p.empty() || ::stat(p.c_str(), &st) != 0) return "-";
-  return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
-}
+std::string stamp(const fs::path& p) { return fileStamp(p).value_or("-"); }
 
 // Every file under `root` (skipping build output, caches and VCS data), relative and sorted.
 std::vector<fs::path> sourceFiles(const fs::path& root) {

@@ -1,7 +1,5 @@
 #include "lint/lint_cache.h"
 
-#include <sys/stat.h>
-
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,6 +10,7 @@
 
 #include "core/atomic_file.h"
 #include "core/cache_json.h"
+#include "core/file_stamp.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -48,12 +47,7 @@ class Hasher {
 
 // The running port-check binary: a rebuild changes its size or modification time.
 const std::string& binaryStamp() {
-  static const std::string stamp = [] {
-    struct stat st {};
-    if (::stat("/proc/self/exe", &st) != 0) return std::string("unknown");
-    return std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
-           std::to_string(st.st_mtim.tv_nsec);
-  }();
+  static const std::string stamp = fileStamp("/proc/self/exe").value_or("unknown");
   return stamp;
 }
 

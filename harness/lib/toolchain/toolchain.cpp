@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file_stamp.h"
 #include "git/head_revision.h"
 
 namespace portcheck {
@@ -48,10 +49,7 @@ void findExtension(Toolchain& t) {
     std::string name = it->path().filename().string();
     if (name.rfind("pypto_core", 0) == 0 && name.size() > 3 && name.substr(name.size() - 3) == ".so") {
       t.extension = it->path();
-      struct stat st {};
-      if (::stat(it->path().c_str(), &st) == 0)
-        t.extension_stamp = std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
-                            std::to_string(st.st_mtim.tv_nsec);
+      t.extension_stamp = fileStamp(it->path()).value_or("");
       return;
     }
   }
