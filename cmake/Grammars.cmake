@@ -13,6 +13,7 @@ foreach(lang python cpp)
 endforeach()
 
 add_library(portcheck_grammars STATIC ${_grammar_sources})
-set_target_properties(portcheck_grammars PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON)
+# Never a unity batch: each generated parser.c defines the same static tables and lexer names.
+set_target_properties(portcheck_grammars PROPERTIES C_STANDARD 11 POSITION_INDEPENDENT_CODE ON UNITY_BUILD OFF)
 # Generated parsers: their warnings are not ours. -O2: parsing is most of the lint time.
 target_compile_options(portcheck_grammars PRIVATE -w -O2)

@@ -52,6 +52,8 @@ inline std::string readFile(const std::filesystem::path& p) {
 
 inline std::string sourceDir() { return PORTCHECK_SOURCE_DIR; }
 inline std::string fixturesDir() { return PORTCHECK_FIXTURES_DIR; }
+// The stand-in compiler interpreter (tests/fixtures/compile/fake-python.sh).
+inline std::string fakeCompilePython() { return fixturesDir() + "/compile/fake-python.sh"; }
 
 // Result of a command run in-process.
 struct CommandResult {

@@ -6,6 +6,7 @@
 #include "app/compile_stage_runner.h"
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
+#include "core/elapsed.h"
 #include "process/subprocess.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
@@ -17,10 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kDefaultTimeoutSeconds = 300;
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 }  // namespace
 

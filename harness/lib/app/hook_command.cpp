@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "core/elapsed.h"
 #include "git/change_set.h"
 #include "git/hook_installer.h"
 #include "git/lint_plan.h"
@@ -110,10 +111,6 @@ void lintChanges(ChangeRun& run, const CommonOptions& options, const Io& io, con
   run.report.run.stages.push_back({"lint", StageState::Ran, changes.description});
 
   if (for_hook && config.hook.compile && run.checked_anything) compileStaged(run, options, io, repo, changes, plan);
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 const char* kBypass = "bypass this check knowingly with `git commit --no-verify`";

@@ -5,6 +5,7 @@
 #include "app/run_stage_runner.h"
 #include "clangcheck/kernel_compile.h"
 #include "compiler/compile_cache.h"
+#include "core/elapsed.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
@@ -45,10 +46,6 @@ void kernelCompileInto(Report& report, const Session& session, const CommonOptio
   if (session.toolchain.found) pypto = session.toolchain.pypto_root;
   clangcheck::kernelCompileInto(report, session.workspace, session.config, pypto, options.kernel_compile, io.getenv,
                                 options.jobs);
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace

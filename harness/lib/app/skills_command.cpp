@@ -3,6 +3,7 @@
 #include <ostream>
 
 #include "app/commands.h"
+#include "core/elapsed.h"
 #include "skills/installer.h"
 #include "skills/pack_checks.h"
 #include "skills/release_check.h"
@@ -17,10 +18,6 @@ namespace {
 fs::path resolve(const CommonOptions& options, const std::string& p) {
   fs::path path(p);
   return (path.is_absolute() ? path : options.cwd / path).lexically_normal();
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 // The pack a command works on: PACK when given, else the workspace root.

@@ -11,7 +11,6 @@ namespace portcheck::dsl::detail {
 
 namespace {
 
-bool isComment(TSNode n) { return nodeType(n) == "comment"; }
 
 std::string unquote(std::string_view s) {
   std::size_t i = 0;

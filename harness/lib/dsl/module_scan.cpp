@@ -18,8 +18,6 @@ std::string stripSpaces(std::string_view t) {
   return out;
 }
 
-bool isComment(TSNode n) { return nodeType(n) == "comment"; }
-
 void scanImport(FileScan& s, FileModel& fm, TSNode n) {
   Loc loc = locOf(*s.src, n);
   bool from = nodeType(n) == "import_from_statement";

@@ -41,6 +41,7 @@ class SyntaxTree {
 // Small helpers over TSNode.
 inline bool isNull(TSNode n) { return ts_node_is_null(n); }
 inline std::string_view nodeType(TSNode n) { return ts_node_type(n); }
+inline bool isComment(TSNode n) { return nodeType(n) == "comment"; }
 TSNode childByField(TSNode n, std::string_view field);
 // The named children of `n` in order, walked with a tree cursor: O(children), where a loop over
 // ts_node_named_child(n, i) is O(children^2) (each call walks from the first child).

@@ -24,7 +24,7 @@ struct CacheWorkspace {
     settings.toolchain.found = true;
     settings.toolchain.pypto_root = ws / "pypto";
     settings.toolchain.revision = "fake123";
-    settings.toolchain.python = test::fixturesDir() + "/compile/fake-python.sh";
+    settings.toolchain.python = test::fakeCompilePython();
     settings.workspace_root = ws.path();
     settings.cache_root = ws / ".port-check-cache";
     settings.timeout = 5s;

@@ -13,8 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fake() { return test::fixturesDir() + "/compile/fake-python.sh"; }
-
 // A workspace with a fake PyPTO checkout (enough for toolchain discovery) and one project per mode.
 struct CliWorkspace {
   test::TempDir ws;
@@ -26,7 +24,7 @@ struct CliWorkspace {
     ws.write("projects/" + name + "/pypto_src/FAKE_MODE", mode + "\n");
     ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
   }
-  std::string args() const { return "--pypto '" + (ws / "pypto").string() + "' --python '" + fake() + "' "; }
+  std::string args() const { return "--pypto '" + (ws / "pypto").string() + "' --python '" + test::fakeCompilePython() + "' "; }
 };
 
 TEST(CompileCommand, ACleanCompileExitsZeroAndSaysWhichLevelsRan) {

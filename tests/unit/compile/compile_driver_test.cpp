@@ -26,7 +26,7 @@ struct FakeWorkspace {
     settings.toolchain.found = true;
     settings.toolchain.pypto_root = ws / "pypto";
     settings.toolchain.revision = "fake123";
-    settings.toolchain.python = test::fixturesDir() + "/compile/fake-python.sh";
+    settings.toolchain.python = test::fakeCompilePython();
     settings.workspace_root = ws.path();
     settings.cache_root = ws / ".port-check-cache";
     settings.adapter_script = ws.write("adapter/port_check_adapter.py", "# not run by the fake\n");

@@ -30,7 +30,7 @@ class HookCompile : public ::testing::Test {
   // The stand-in compiler as the toolchain.
   std::string toolchainEnv() const {
     return "PYPTO_ROOT=" + singleQuoted((repo.root() / "pypto").string()) +
-           " PYPTO_PYTHON=" + singleQuoted(test::fixturesDir() + "/compile/fake-python.sh") + " ";
+           " PYPTO_PYTHON=" + singleQuoted(test::fakeCompilePython()) + " ";
   }
   test::Shell commit(const std::string& message) const {
     return repo.run(toolchainEnv() + "git commit -m " + singleQuoted(message));

@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string fake() { return test::fixturesDir() + "/run/fake-run-python.sh"; }
+std::string fakeRunPython() { return test::fixturesDir() + "/run/fake-run-python.sh"; }
 
 struct RunWorkspace {
   test::TempDir ws;
@@ -34,7 +34,7 @@ struct RunWorkspace {
     settings.toolchain.found = true;
     settings.toolchain.pypto_root = ws / "pypto";
     settings.toolchain.revision = "fake123";
-    settings.toolchain.python = fake();
+    settings.toolchain.python = fakeRunPython();
     settings.workspace_root = ws.path();
     settings.cache_root = ws / ".port-check-cache";
     settings.adapter_script = ws.write("adapter/port_check_adapter.py", "# not run by the fake\n");
@@ -197,7 +197,7 @@ struct CliWorkspace {
     ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
     ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
   }
-  std::string args() const { return "--pypto '" + (ws / "pypto").string() + "' --python '" + fake() + "' "; }
+  std::string args() const { return "--pypto '" + (ws / "pypto").string() + "' --python '" + fakeRunPython() + "' "; }
 };
 
 TEST(RunCommand, AWrongPortExitsOneWithTheOutputNamedAndJsonFigures) {

@@ -12,8 +12,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fake() { return test::fixturesDir() + "/compile/fake-python.sh"; }
-
 TEST(Concurrency, TwoChecksOnOneProjectShareTheCacheAndOutput) {
   test::TempDir dir;
   fs::path ws = dir / "ws";
@@ -22,7 +20,7 @@ TEST(Concurrency, TwoChecksOnOneProjectShareTheCacheAndOutput) {
   dir.write("ws/projects/p/pypto_src/golden.py", "x = 1\n");
   dir.write("pypto/python/pypto/__init__.py", "");
   std::string one = "env -u PYPTO_ROOT " + test::quoted(PORTCHECK_BINARY) + " check --format json --output report.json" +
-                    " --pypto " + test::quoted((dir / "pypto").string()) + " --python " + test::quoted(fake()) +
+                    " --pypto " + test::quoted((dir / "pypto").string()) + " --python " + test::quoted(test::fakeCompilePython()) +
                     " projects/p";
   std::string both = "cd " + test::quoted(ws.string()) + " && { (" + one + " > a.log 2>&1; echo $? > a.rc) & (" + one +
                      " > b.log 2>&1; echo $? > b.rc) & wait; }";

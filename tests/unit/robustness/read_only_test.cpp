@@ -33,7 +33,7 @@ TEST(ReadOnly, NoCommandButTheWritingOnesTouchesTheWorkingTreeOrIndex) {
   fs::create_directories(pypto / "python" / "pypto");
   std::ofstream(pypto / "python" / "pypto" / "__init__.py").flush();
   const std::string toolchain = "--pypto " + test::quoted(pypto.string()) + " --python " +
-                                test::quoted(test::fixturesDir() + "/compile/fake-python.sh") + " ";
+                                test::quoted(test::fakeCompilePython()) + " ";
 
   const std::string status = repo.run("git status --porcelain=v1 --untracked-files=all").out;  // refreshes the index
   const auto before = test::treeSnapshot(repo.root(), {".port-check-cache"});

@@ -31,7 +31,7 @@ class ReportCachedActuals : public ::testing::Test {
   CommonOptions options(Format f, bool toolchain = true) {
     CommonOptions o = test::optionsIn(ws.path(), f);
     o.toolchain.pypto = toolchain ? ws / "pypto" : ws / "nowhere";
-    o.toolchain.python = test::fixturesDir() + "/compile/fake-python.sh";
+    o.toolchain.python = test::fakeCompilePython();
     return o;
   }
   test::CommandResult report(Format f, bool toolchain = true, ReportOptions ro = {}) {
