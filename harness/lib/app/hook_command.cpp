@@ -14,6 +14,7 @@
 #include "git/staged_tree.h"
 #include "lint/lint_engine.h"
 #include "rules/catalogue.h"
+#include "sram/sram_estimator.h"
 
 namespace portcheck {
 
@@ -105,6 +106,7 @@ void lintChanges(ChangeRun& run, const CommonOptions& options, const Io& io, con
   settings.config = &config;
   LintOutcome lint = lintMemoryUnits(run.session.workspace, plan.units, settings, options.jobs);
   run.report.append(git::findingsOfChange(std::move(lint.diagnostics), plan));
+  sram::mergeSramRows(run.report.sram, lint.sram);  // the touched projects' estimates, as `lint` shows them
   run.report.append(std::move(plan.problems));
   for (const std::string& f : lint.files)
     if (plan.changed.count(f)) run.report.run.files.push_back(f);

@@ -95,19 +95,30 @@ std::vector<std::string> importedModules(std::string_view text) {
   return out;
 }
 
-std::vector<SourceFile> importedLibraryFiles(const fs::path& workspace_root, std::span<const SourceFile> unit) {
-  std::vector<SourceFile> found;
+LibraryFolder diskLibrary(const fs::path& workspace_root) {
+  LibraryFolder library;
   const fs::path lib = workspace_root / "pypto-lib";
   std::error_code ec;
-  if (!fs::is_directory(lib, ec)) return found;
-  std::vector<std::string> folders;  // pypto-lib/<folder>, sorted
+  if (!fs::is_directory(lib, ec)) return library;
   for (fs::directory_iterator it(lib, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
        it.increment(ec)) {
     std::string name = it->path().filename().string();
-    if (it->is_directory(ec) && !name.empty() && name[0] != '.' && !isSkippedDirectory(name)) folders.push_back(name);
+    if (it->is_directory(ec) && !name.empty() && name[0] != '.' && !isSkippedDirectory(name))
+      library.folders.push_back(name);
   }
-  std::sort(folders.begin(), folders.end());
+  std::sort(library.folders.begin(), library.folders.end());
+  library.read = [lib](const std::string& rel) -> std::optional<SourceFile> {
+    std::error_code ec;
+    fs::path p = lib / rel;
+    if (!fs::is_regular_file(p, ec)) return std::nullopt;
+    return readSourceFile(p, "pypto-lib/" + rel).file;
+  };
+  return library;
+}
 
+std::vector<SourceFile> importedLibraryFiles(const LibraryFolder& library, std::span<const SourceFile> unit) {
+  std::vector<SourceFile> found;
+  if (!library.read) return found;
   std::set<std::string> looked_up;
   auto provided = [&](const std::string& module_path) {
     for (const SourceFile& f : unit)
@@ -122,13 +133,12 @@ std::vector<SourceFile> importedLibraryFiles(const fs::path& workspace_root, std
       std::string mp = modulePath(module);
       if (!looked_up.insert(mp).second || provided(mp)) continue;
       std::vector<std::string> candidates = {mp + ".py"};
-      for (const std::string& folder : folders) candidates.push_back(folder + "/" + mp + ".py");
+      for (const std::string& folder : library.folders) candidates.push_back(folder + "/" + mp + ".py");
       for (const std::string& rel : candidates) {
-        fs::path p = lib / rel;
-        if (!fs::is_regular_file(p, ec)) continue;
-        ReadResult r = readSourceFile(p, "pypto-lib/" + rel);
-        if (r.file) found.push_back(std::move(*r.file));
-        break;
+        if (std::optional<SourceFile> file = library.read(rel)) {
+          found.push_back(std::move(*file));
+          break;
+        }
       }
     }
   };

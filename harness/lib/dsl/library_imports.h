@@ -10,6 +10,8 @@
 // whose module path ends with the module's), so calls reach the block's functions and the estimator
 // covers its kernels, named as the compiler names them.
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,12 +25,25 @@ namespace portcheck::dsl {
 // `try:` blocks). Dotted modules keep their dots.
 std::vector<std::string> importedModules(std::string_view python_text);
 
+// A pypto-lib/ folder to look modules up in: the working tree's, or the one staged in git's index.
+struct LibraryFolder {
+  std::vector<std::string> folders;  // the folders directly under pypto-lib/, sorted
+  // pypto-lib/<rel> as a SourceFile named "pypto-lib/<rel>"; nullopt when absent or unreadable.
+  std::function<std::optional<SourceFile>(const std::string& rel)> read;
+};
+
+// The working tree's pypto-lib/ (`workspace_root` absolute); no folders and nothing to read without one.
+LibraryFolder diskLibrary(const std::filesystem::path& workspace_root);
+
 // The pypto-lib/ files the unit imports and does not provide itself, transitively (a block importing
 // another block), as workspace-relative SourceFiles like the unit's: for module M (dots as folders)
 // pypto-lib/M.py, else pypto-lib/<folder>/M.py for the first folder (sorted) that has one. A module
 // some file of the unit provides (its path, without .py, is M or ends with /M) is not looked up;
-// unreadable files are skipped. `workspace_root` is absolute.
-std::vector<SourceFile> importedLibraryFiles(const std::filesystem::path& workspace_root,
-                                             std::span<const SourceFile> unit);
+// unreadable files are skipped.
+std::vector<SourceFile> importedLibraryFiles(const LibraryFolder& library, std::span<const SourceFile> unit);
+inline std::vector<SourceFile> importedLibraryFiles(const std::filesystem::path& workspace_root,
+                                                    std::span<const SourceFile> unit) {
+  return importedLibraryFiles(diskLibrary(workspace_root), unit);
+}
 
 }  // namespace portcheck::dsl

@@ -63,7 +63,8 @@ int collectTreeEntry(const char* root, const git_tree_entry* entry, void* payloa
 }
 
 std::vector<Change> changesOf(git_diff* diff) {
-  git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+  git_diff_find_options find;
+  git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
   find.flags = GIT_DIFF_FIND_RENAMES;
   check(git_diff_find_similar(diff, &find), "cannot detect renames");
   std::vector<Change> out;
@@ -89,7 +90,8 @@ std::vector<Change> changesOf(git_diff* diff) {
 }
 
 git_diff_options diffOptions() {
-  git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+  git_diff_options opts;
+  git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
   opts.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
   return opts;
 }

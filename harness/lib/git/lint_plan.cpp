@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "dsl/library_imports.h"
 #include "git/path_patterns.h"
 #include "rules/catalogue.h"
 
@@ -81,6 +82,28 @@ class Reader {
   LintPlan& plan_;
 };
 
+// The pypto-lib/ folder as the snapshot holds it, for the blocks a project imports.
+dsl::LibraryFolder snapshotLibrary(const Repository& repo, const Snapshot& snapshot) {
+  const std::string lib = "pypto-lib/";
+  dsl::LibraryFolder library;
+  auto [first, last] = snapshot.under(lib);
+  for (const SnapshotEntry* e = first; e != last; ++e) {
+    std::string_view rest = std::string_view(e->path).substr(lib.size());
+    std::size_t slash = rest.find('/');
+    if (slash == std::string_view::npos || slash == 0) continue;
+    std::string folder(rest.substr(0, slash));
+    if (folder[0] == '.' || isSkippedDirectory(folder)) continue;
+    if (library.folders.empty() || library.folders.back() != folder) library.folders.push_back(folder);
+  }
+  library.read = [&repo, &snapshot, lib](const std::string& rel) -> std::optional<SourceFile> {
+    std::string path = lib + rel;
+    auto [first, last] = snapshot.under(path);  // exact path: the first entry, when it is this one
+    if (first == last || first->path != path || !first->isRegularFile()) return std::nullopt;
+    return sourceFromBytes(readBlob(repo, first->id), path).file;
+  };
+  return library;
+}
+
 }  // namespace
 
 LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& changes, const PlanOptions& options) {
@@ -99,6 +122,7 @@ LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& 
   }
 
   Reader reader(repo, plan);
+  const dsl::LibraryFolder library = snapshotLibrary(repo, changes.after);
   for (const std::string& name : projects) {
     std::string dir = std::string(kProjects) + name + "/";
     auto [pfirst, plast] = changes.after.under(dir);
@@ -119,6 +143,7 @@ LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& 
       if (auto f = reader.read(*e)) unit.sources.push_back(std::move(*f));
     }
     unit.project = std::move(p);
+    unit.library = dsl::importedLibraryFiles(library, unit.sources);
     plan.units.push_back(std::move(unit));
   }
   for (const std::string& path : loose) {

@@ -115,6 +115,7 @@ void lintMemoryUnit(const Workspace& ws, const MemoryUnit& unit, const LintSetti
     out.files.push_back(f.path);
     sources.push_back(f);
   }
+  if (project) sources.insert(sources.end(), unit.library.begin(), unit.library.end());
   lintSources(project, std::move(sources), settings, out);
 }
 

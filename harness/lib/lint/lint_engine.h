@@ -26,6 +26,7 @@ LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintS
 struct MemoryUnit {
   std::optional<Project> project;
   std::vector<SourceFile> sources;  // paths workspace-relative
+  std::vector<SourceFile> library;  // the pypto-lib/ blocks a project imports (dsl/library_imports.h)
 };
 LintOutcome lintMemoryUnits(const Workspace& ws, const std::vector<MemoryUnit>& units, const LintSettings& settings,
                             int jobs);

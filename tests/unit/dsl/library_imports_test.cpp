@@ -158,6 +158,26 @@ TEST(LibraryImports, ModulesTheUnitProvidesItselfAreNotLookedUp) {
   EXPECT_TRUE(dsl::importedLibraryFiles(empty.path(), p.unit()).empty());
 }
 
+TEST(LibraryImports, AnInMemoryLibraryIsSearchedInItsFolderOrder) {
+  // What the hook builds from the staged pypto-lib/: folders and a reader, no disk.
+  std::vector<std::string> asked;
+  dsl::LibraryFolder staged;
+  staged.folders = {"a_block", "scale_bias"};
+  staged.read = [&](const std::string& rel) -> std::optional<SourceFile> {
+    asked.push_back(rel);
+    if (rel == "scale_bias/scale_bias.py") return source("pypto-lib/" + rel, kBlock);
+    return std::nullopt;
+  };
+  std::vector<SourceFile> unit = {source("projects/q/pypto_src/k.py", "from scale_bias import add_bias\n")};
+  auto found = dsl::importedLibraryFiles(staged, unit);
+  EXPECT_EQ(paths(found), (std::vector<std::string>{"pypto-lib/scale_bias/scale_bias.py"}));
+  // Each module at the top of pypto-lib/, then in each folder; the block's own imports follow.
+  EXPECT_EQ(asked, (std::vector<std::string>{"scale_bias.py", "a_block/scale_bias.py", "scale_bias/scale_bias.py",
+                                             "pypto/language.py", "a_block/pypto/language.py",
+                                             "scale_bias/pypto/language.py"}));
+  EXPECT_TRUE(dsl::importedLibraryFiles(dsl::LibraryFolder{}, unit).empty());  // no pypto-lib/ staged
+}
+
 TEST(LibraryImports, CallsResolveThroughTheReexportToTheBlocksFunction) {
   LibraryPort p;
   std::vector<SourceFile> files = p.unit();

@@ -2,6 +2,8 @@
 // guarantee that reading staged content never writes the index or the work tree.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "git_repo.h"
 
 namespace portcheck {
@@ -103,6 +105,29 @@ TEST_F(LintChanges, GitIndexFileIsHonoured) {
   test::Shell missing = repo.run("GIT_INDEX_FILE=../nope " + test::singleQuoted(PORTCHECK_BINARY) + " lint --staged");
   EXPECT_EQ(missing.exit_code, 2) << missing.out;
   EXPECT_NE(missing.out.find("GIT_INDEX_FILE"), std::string::npos) << missing.out;
+}
+
+TEST_F(LintChanges, StagedProjectsSeeTheStagedPyptoLibBlocksTheyImport) {
+  // The bundled layernorm port: its kernel is pypto-lib/layer_norm's, imported through sys.path.
+  namespace fs = std::filesystem;
+  const fs::path source = PORTCHECK_SOURCE_DIR;
+  fs::create_directories(repo.root() / "projects/layernorm");
+  fs::create_directories(repo.root() / "pypto-lib");
+  fs::copy(source / "projects/layernorm/pypto_src", repo.root() / "projects/layernorm/pypto_src", fs::copy_options::recursive);
+  fs::copy(source / "pypto-lib/layer_norm", repo.root() / "pypto-lib/layer_norm", fs::copy_options::recursive);
+  repo.git("add -A");
+  // The working copy of the block is gone; the index still has it, and that is what a commit holds.
+  fs::remove_all(repo.root() / "pypto-lib");
+  test::Shell r = repo.portCheck("lint --staged --no-cache --format json projects/layernorm");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  nlohmann::json report = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << r.out;
+  ASSERT_EQ(report["sram"].size(), 1u) << r.out;
+  EXPECT_EQ(report["sram"][0]["project"], "layernorm");
+  EXPECT_EQ(report["sram"][0]["function"], "layer_norm_rows");
+  EXPECT_EQ(report["sram"][0]["largest"][0]["file"], "pypto-lib/layer_norm/layer_norm.py");
+  // The block's own files are not among the change's files.
+  for (const auto& f : report["run"]["files"]) EXPECT_EQ(f.get<std::string>().rfind("pypto-lib/", 0), std::string::npos);
 }
 
 TEST_F(LintChanges, ReadingStagedContentNeverWritesTheIndexOrTheWorkTree) {
