@@ -6,19 +6,13 @@
 
 #include "lint/dsl/source_limits.h"
 #include "lint/linters.h"
+#include "lint/python_unit_support.h"
 
 namespace portcheck {
 namespace {
 
-SourceFile file(const std::string& text) {
-  SourceFile f;
-  f.path = "k.py";
-  f.text = text;
-  return f;
-}
-
 std::string said(const std::string& text) {
-  std::optional<Diagnostic> d = pythonBracketProblem(file(text));
+  std::optional<Diagnostic> d = pythonBracketProblem(test::sourceOf("k.py", text));
   if (!d) return "none";
   return std::to_string(d->line) + ":" + std::to_string(d->column) + " " + d->message;
 }
@@ -67,10 +61,7 @@ TEST(BracketProblem, TheOtherRulesStillRunAfterAnUnclosedBracket) {
       "        t = pl.load(x, [0, 0], [128, 128])\n"
       "        pl.store(t, [0, 0], y)\n"
       "    return y\n";
-  static const Config config;
-  PythonUnit unit;
-  unit.files.push_back(file(text));
-  std::vector<Diagnostic> ds = lintPythonUnit(unit, LintSettings{Platform::A2A3, &config});
+  std::vector<Diagnostic> ds = test::lintPythonText("k.py", text);
   bool syntax = false, range_loop = false;
   for (const Diagnostic& d : ds) {
     if (d.rule == "DSL001") {

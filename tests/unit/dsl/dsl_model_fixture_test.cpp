@@ -1,4 +1,5 @@
-// The DSL model on the real programs of the compiler fixture set (tests/fixtures/dsl).
+// The DSL model on the real programs of the compiler fixture set (tests/fixtures/pypto-real), against
+// the kernel names the compiler gave them (tests/fixtures/dsl/<case>/kernels.txt).
 #include <fstream>
 #include <set>
 #include <sstream>

@@ -91,7 +91,7 @@ TEST(DslRobustness, DeepNestingIsCutOffNotRecursedInto) {
 }
 
 TEST(DslRobustness, TwoHundredFixtureSizedFilesBuildQuickly) {
-  std::filesystem::path p = std::filesystem::path(fixturesDir()) / "dsl" / "05-rows-loop" / "program.py";
+  std::filesystem::path p = std::filesystem::path(fixturesDir()) / "pypto-real" / "05-rows-loop" / "program.py";
   ReadResult r = readSourceFile(p, "program.py");
   ASSERT_TRUE(r.file);
   std::vector<SourceFile> files(200, *r.file);

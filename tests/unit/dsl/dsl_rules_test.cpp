@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lint/linters.h"
+#include "lint/python_unit_support.h"
 #include "lint/suppression.h"
 #include "rules/catalogue.h"
 #include "test_support.h"
@@ -24,16 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<Diagnostic> lintText(const std::string& path, const std::string& text, Platform platform = Platform::A2A3) {
-  static const Config config;
-  PythonUnit unit;
-  SourceFile f;
-  f.path = path;
-  f.text = text;
-  unit.files.push_back(std::move(f));
-  LintSettings settings{platform, &config};
-  return lintPythonUnit(unit, settings);
-}
+using test::lintPythonText;
 
 struct Expected {
   std::string rule;
@@ -77,7 +69,7 @@ TEST(DslRules, EveryFixtureReportsExactlyItsAnnotatedFindings) {
   for (const fs::path& p : files) {
     std::string text = test::readFile(p);
     auto want = expectations(text);
-    auto got = lintText(p.filename().string(), text);
+    auto got = lintPythonText(p.filename().string(), text);
     bool bad = p.stem().string().ends_with("_bad");
     if (bad) EXPECT_FALSE(want.empty()) << p.filename() << " has no # expect: annotation";
     else EXPECT_TRUE(want.empty()) << p.filename() << " is a good file and must not carry expectations";
@@ -112,7 +104,7 @@ TEST(DslRules, EveryDslRuleHasABadAndAGoodFixtureThatFiresIt) {
 
 TEST(DslRules, EveryFindingCarriesAMessageAndAHint) {
   for (const fs::path& p : ruleFixtures())
-    for (const Diagnostic& d : lintText(p.filename().string(), test::readFile(p))) {
+    for (const Diagnostic& d : lintPythonText(p.filename().string(), test::readFile(p))) {
       EXPECT_FALSE(d.message.empty()) << d.rule;
       EXPECT_FALSE(d.hint.empty()) << d.rule << " in " << p.filename();
       EXPECT_GT(d.line, 0) << d.rule;
@@ -129,7 +121,7 @@ TEST(DslRules, CompilerAcceptedRealProgramsGetNoError) {
     if (!fs::exists(prog) || !fs::exists(code)) continue;
     if (std::stoi(test::readFile(code)) != 0) continue;
     ++linted;
-    for (const Diagnostic& d : lintText(e.path().filename().string() + "/program.py", test::readFile(prog)))
+    for (const Diagnostic& d : lintPythonText(e.path().filename().string() + "/program.py", test::readFile(prog)))
       EXPECT_NE(d.severity, Severity::Error) << e.path().filename() << ": " << d.rule << " " << d.line << ":"
                                              << d.column << " " << d.message;
   }
@@ -140,7 +132,7 @@ TEST(DslRules, CompilerAcceptedRealProgramsGetNoError) {
 TEST(DslRules, SmallTransferHintMatchesTheCompilersPh001Lines) {
   fs::path prog = fs::path(test::fixturesDir()) / "pypto-real" / "22-perf-hint-default-outdir" / "program.py";
   std::set<int> lines;
-  for (const Diagnostic& d : lintText("program.py", test::readFile(prog)))
+  for (const Diagnostic& d : lintPythonText("program.py", test::readFile(prog)))
     if (d.rule == "DSL117") {
       lines.insert(d.line);
       EXPECT_EQ(d.severity, Severity::Info);
@@ -151,11 +143,11 @@ TEST(DslRules, SmallTransferHintMatchesTheCompilersPh001Lines) {
 
 TEST(DslRules, SmallTransferThresholdIs128BytesOnA5) {
   std::string src = test::readFile(fs::path(test::fixturesDir()) / "dsl_rules" / "DSL117_bad.py");
-  for (const Diagnostic& d : lintText("a5.py", src, Platform::A5)) EXPECT_NE(d.rule, "DSL117") << d.message;
+  for (const Diagnostic& d : lintPythonText("a5.py", src, Platform::A5)) EXPECT_NE(d.rule, "DSL117") << d.message;
   std::string narrow = src;
   for (std::size_t at; (at = narrow.find("32]")) != std::string::npos;) narrow.replace(at, 2, "16");
   int hits = 0;
-  for (const Diagnostic& d : lintText("a5.py", narrow, Platform::A5))
+  for (const Diagnostic& d : lintPythonText("a5.py", narrow, Platform::A5))
     if (d.rule == "DSL117") {
       ++hits;
       EXPECT_NE(d.message.find(">= 128B for backend a5"), std::string::npos) << d.message;
@@ -176,7 +168,7 @@ TEST(DslRules, RulesStillRunAroundASyntaxError) {
       "\n"
       "def broken(:\n"
       "    pass\n";
-  auto ds = lintText("partial.py", src);
+  auto ds = lintPythonText("partial.py", src);
   int syntax = 0, misplaced = 0;
   for (const Diagnostic& d : ds) {
     syntax += d.rule == "DSL001";

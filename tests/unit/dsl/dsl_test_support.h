@@ -10,16 +10,10 @@
 
 #include "core/source_file.h"
 #include "dsl/dsl_model.h"
+#include "lint/python_unit_support.h"
 #include "test_support.h"
 
 namespace portcheck::test {
-
-inline SourceFile sourceOf(std::string path, std::string text) {
-  SourceFile f;
-  f.path = std::move(path);
-  f.text = std::move(text);
-  return f;
-}
 
 // Model of inline (path, text) files, built as one unit.
 inline dsl::ProgramModel modelOf(std::vector<std::pair<std::string, std::string>> files) {
@@ -30,9 +24,9 @@ inline dsl::ProgramModel modelOf(std::vector<std::pair<std::string, std::string>
 
 inline dsl::FileModel fileModelOf(const std::string& text) { return dsl::buildFileModel(sourceOf("t.py", text)); }
 
-// Model of tests/fixtures/dsl/<name>/program.py.
+// Model of the real fixture program tests/fixtures/pypto-real/<name>/program.py.
 inline dsl::FileModel fixtureModel(const std::string& name) {
-  std::filesystem::path p = std::filesystem::path(fixturesDir()) / "dsl" / name / "program.py";
+  std::filesystem::path p = std::filesystem::path(fixturesDir()) / "pypto-real" / name / "program.py";
   ReadResult r = readSourceFile(p, name + "/program.py");
   EXPECT_TRUE(r.file) << p;
   return r.file ? dsl::buildFileModel(*r.file) : dsl::FileModel{};

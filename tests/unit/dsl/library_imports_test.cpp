@@ -10,6 +10,7 @@
 
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
+#include "lint/python_unit_support.h"
 #include "test_support.h"
 
 namespace portcheck {
@@ -18,12 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-SourceFile source(const std::string& path, const std::string& text) {
-  SourceFile f;
-  f.path = path;
-  f.text = text;
-  return f;
-}
+using test::sourceOf;
 
 std::vector<std::string> paths(const std::vector<SourceFile>& files) {
   std::vector<std::string> out;
@@ -124,7 +120,7 @@ def scale_bias(
   std::vector<SourceFile> unit() const {
     std::vector<SourceFile> out;
     for (const char* name : {"golden.py", "incore.py", "orchestration.py"})
-      out.push_back(source(std::string("projects/port/pypto_src/") + name,
+      out.push_back(sourceOf(std::string("projects/port/pypto_src/") + name,
                            test::readFile(ws / (std::string("projects/port/pypto_src/") + name))));
     return out;
   }
@@ -144,7 +140,7 @@ TEST(LibraryImports, FindsTheBlockFileAModuleNamesInAPyptoLibFolder) {
 
 TEST(LibraryImports, ATopLevelLibraryModuleAndItsOwnImportsAreFollowed) {
   LibraryPort p;
-  std::vector<SourceFile> unit = {source("projects/q/pypto_src/k.py", "import helpers\n")};
+  std::vector<SourceFile> unit = {sourceOf("projects/q/pypto_src/k.py", "import helpers\n")};
   auto found = dsl::importedLibraryFiles(p.ws.path(), unit);
   EXPECT_EQ(paths(found), (std::vector<std::string>{"pypto-lib/helpers.py", "pypto-lib/scale_bias/scale_bias.py"}));
 }
@@ -152,7 +148,7 @@ TEST(LibraryImports, ATopLevelLibraryModuleAndItsOwnImportsAreFollowed) {
 TEST(LibraryImports, ModulesTheUnitProvidesItselfAreNotLookedUp) {
   LibraryPort p;
   std::vector<SourceFile> unit = p.unit();
-  unit.push_back(source("projects/port/pypto_src/scale_bias.py", "x = 1\n"));  // a sibling of that name wins
+  unit.push_back(sourceOf("projects/port/pypto_src/scale_bias.py", "x = 1\n"));  // a sibling of that name wins
   EXPECT_TRUE(dsl::importedLibraryFiles(p.ws.path(), unit).empty());
   test::TempDir empty;  // no pypto-lib/ at all
   EXPECT_TRUE(dsl::importedLibraryFiles(empty.path(), p.unit()).empty());
@@ -165,10 +161,10 @@ TEST(LibraryImports, AnInMemoryLibraryIsSearchedInItsFolderOrder) {
   staged.folders = {"a_block", "scale_bias"};
   staged.read = [&](const std::string& rel) -> std::optional<SourceFile> {
     asked.push_back(rel);
-    if (rel == "scale_bias/scale_bias.py") return source("pypto-lib/" + rel, kBlock);
+    if (rel == "scale_bias/scale_bias.py") return sourceOf("pypto-lib/" + rel, kBlock);
     return std::nullopt;
   };
-  std::vector<SourceFile> unit = {source("projects/q/pypto_src/k.py", "from scale_bias import add_bias\n")};
+  std::vector<SourceFile> unit = {sourceOf("projects/q/pypto_src/k.py", "from scale_bias import add_bias\n")};
   auto found = dsl::importedLibraryFiles(staged, unit);
   EXPECT_EQ(paths(found), (std::vector<std::string>{"pypto-lib/scale_bias/scale_bias.py"}));
   // Each module at the top of pypto-lib/, then in each folder; the block's own imports follow.

@@ -10,6 +10,7 @@
 #include "compiler/memory_error_parser.h"
 #include "dsl/dsl_model.h"
 #include "lint/linters.h"
+#include "lint/python_unit_support.h"
 #include "lint/sram_lint.h"
 #include "test_support.h"
 #include "workspace/config.h"
@@ -128,13 +129,7 @@ TEST(FuzzRegression, TheModelOfTheInputThatFreedATypeUnderItIsBuilt) {
   std::string bytes = test::readFile(std::filesystem::path(test::fixturesDir()) / "fuzz" / "dsl_model" /
                                      "type-of-a-value-reallocated-away");
   ASSERT_FALSE(bytes.empty());
-  Config config;
-  PythonUnit unit;
-  SourceFile f;
-  f.path = "k.py";
-  f.text = bytes;
-  unit.files.push_back(std::move(f));
-  std::vector<Diagnostic> ds = lintPythonUnit(unit, LintSettings{Platform::A2A3, &config});
+  std::vector<Diagnostic> ds = test::lintPythonText("k.py", bytes);
   bool syntax = false;
   for (const Diagnostic& d : ds) syntax |= d.rule == "DSL001";
   EXPECT_TRUE(syntax);  // not UTF-8: reported; the sanitizer build checks the model's memory
@@ -150,12 +145,8 @@ TEST(FuzzRegression, ACallWhoseArgumentDidNotParseGetsATaskGraph) {
     std::string bytes = test::readFile(std::filesystem::path(test::fixturesDir()) / "fuzz" / "dsl_model" / name);
     ASSERT_FALSE(bytes.empty());
     Config config;
-    PythonUnit unit;
+    PythonUnit unit = test::pythonUnitOf("projects/p/pypto_src/program.py", bytes);
     unit.project = "p";
-    SourceFile f;
-    f.path = "projects/p/pypto_src/program.py";
-    f.text = bytes;
-    unit.files.push_back(std::move(f));
     LintSettings settings{Platform::A2A3, &config};
     dsl::ProgramModel model = dsl::buildProgramModel(unit.files);
     std::vector<SramRow> sram;

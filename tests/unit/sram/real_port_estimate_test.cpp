@@ -8,6 +8,7 @@
 
 #include "core/source_file.h"
 #include "dsl/dsl_model.h"
+#include "lint/python_unit_support.h"
 #include "lint/sram_lint.h"
 #include "sram/sram_estimator.h"
 #include "test_support.h"
@@ -28,15 +29,8 @@ std::vector<sram::KernelEstimate> estimateFile(const std::string& name, Platform
 }
 
 std::vector<Diagnostic> lintText(const std::string& name, const std::string& text, Platform platform = Platform::A2A3) {
-  PythonUnit unit;
-  SourceFile f;
-  f.path = name;
-  f.text = text;
-  unit.files.push_back(std::move(f));
-  Config config;
-  LintSettings settings{platform, &config};
   std::vector<SramRow> rows;
-  return estimatePythonUnit(unit, settings, rows);
+  return test::estimatePythonText(name, text, rows, platform);
 }
 
 std::vector<Diagnostic> lintFile(const std::string& name) { return lintText(name, test::readFile(fixture(name))); }

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "lint/python_unit_support.h"
 #include "lint/sram_lint.h"
 #include "rules/catalogue.h"
 #include "sram/buffer_packer.h"
@@ -25,14 +26,8 @@ struct Linted {
 };
 
 Linted estimateText(const std::string& path, const std::string& text, const Config& config = Config{}) {
-  PythonUnit unit;
-  SourceFile f;
-  f.path = path;
-  f.text = text;
-  unit.files.push_back(std::move(f));
-  LintSettings settings{Platform::A2A3, &config};
   Linted out;
-  out.diagnostics = estimatePythonUnit(unit, settings, out.rows);
+  out.diagnostics = test::estimatePythonText(path, text, out.rows, Platform::A2A3, config);
   return out;
 }
 
