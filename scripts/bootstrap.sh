@@ -8,6 +8,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev libgit2-dev libtinyxml2-dev nlohmann-json3-dev libgtest-dev libtree-sitter-dev libmimalloc-dev libxxhash-dev
   clang-19 python3 python3-jsonschema
+  # The sanitizer and libFuzzer runtimes (only a recommendation of clang-19, so not installed without
+  # it) and llvm-symbolizer for file:line in sanitizer reports.
+  libclang-rt-19-dev llvm-19
 )
 # node and npm may come from elsewhere (e.g. NodeSource); Debian's npm only when there is none.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -21,6 +21,7 @@ CC=clang-19 CXX=clang++-19 BUILD_DIR=${SANITIZE_BUILD_DIR:-build-sanitize} scrip
 cd "${SANITIZE_BUILD_DIR:-build-sanitize}"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+[ -x /usr/lib/llvm-19/bin/llvm-symbolizer ] && export ASAN_SYMBOLIZER_PATH=${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-19/bin/llvm-symbolizer}
 export PORTCHECK_FUZZ_SECONDS=${PORTCHECK_FUZZ_SECONDS:-30}
 # The Python-only tests (the compile/run adapters against stand-ins, the pypto-lib torch models) run no
 # port-check code: the normal build ran them already.
