@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -89,14 +88,14 @@ std::string compileCacheKey(const CompileTarget& target, Platform platform, cons
 }
 
 std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, const std::string& key) {
-  std::ifstream in(entryPath(cache_root, key), std::ios::binary);
-  if (!in) return std::nullopt;
+  // Corrupt or from an incompatible port-check: a miss, rewritten after the compile.
+  std::optional<CacheEntry> e = readCacheEntry(entryPath(cache_root, key), kCacheSchema, key);
+  if (!e) return std::nullopt;
   try {
-    json j = json::parse(in);
-    if (j.at("schema").get<int>() != kCacheSchema || j.at("key").get<std::string>() != key) return std::nullopt;
+    const json& j = e->json;
     CompileOutcome o;
-    for (const json& d : j.at("diagnostics")) o.diagnostics.push_back(diagnosticFromJson(d));
-    for (const json& r : j.at("sram")) o.sram.push_back(sramFromJson(r));
+    o.diagnostics = std::move(e->diagnostics);
+    o.sram = std::move(e->sram);
     o.succeeded = j.at("succeeded").get<bool>();
     o.status = j.at("status").get<std::string>();
     o.program = j.at("program").get<std::string>();
@@ -107,7 +106,7 @@ std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, cons
       o.dependencies.emplace_back(d.at(0).get<std::string>(), d.at(1).get<std::string>());
     return o;
   } catch (const std::exception&) {
-    return std::nullopt;  // corrupt or from an incompatible port-check: a miss, rewritten after the compile
+    return std::nullopt;
   }
 }
 
@@ -139,13 +138,13 @@ bool prepareCacheRoot(const fs::path& cache_root, std::string& error) {
 
 bool storeCachedCompile(const fs::path& cache_root, const std::string& key, const CompileOutcome& o,
                         std::string& error) {
-  json diagnostics = json::array(), sram = json::array();
-  for (const Diagnostic& d : o.diagnostics) diagnostics.push_back(diagnosticJson(d));
-  for (const SramRow& r : o.sram) sram.push_back(sramJson(r));
-  json j = {{"schema", kCacheSchema}, {"key", key},           {"diagnostics", diagnostics},
-            {"sram", sram},           {"succeeded", o.succeeded}, {"status", o.status},
-            {"program", o.program},   {"ptoas", o.ptoas},     {"out_dir", o.out_dir},
-            {"compile_seconds", o.compile_seconds}};
+  json j = cacheEntryJson(kCacheSchema, key, o.diagnostics, o.sram);
+  j["succeeded"] = o.succeeded;
+  j["status"] = o.status;
+  j["program"] = o.program;
+  j["ptoas"] = o.ptoas;
+  j["out_dir"] = o.out_dir;
+  j["compile_seconds"] = o.compile_seconds;
   json deps = json::array();
   for (const auto& [path, hash] : o.dependencies) deps.push_back({path, hash});
   j["dependencies"] = deps;

@@ -1,10 +1,13 @@
 #include "core/cache_json.h"
 
+#include <fstream>
 #include <stdexcept>
 
 namespace portcheck {
 
 using nlohmann::json;
+
+namespace {
 
 json diagnosticJson(const Diagnostic& d) {
   json j = {{"rule", d.rule},
@@ -79,6 +82,31 @@ SramRow sramFromJson(const json& j) {
     r.largest.push_back({t.at("name").get<std::string>(), t.at("bytes").get<std::int64_t>(),
                          t.at("file").get<std::string>(), t.at("line").get<int>()});
   return r;
+}
+
+}  // namespace
+
+json cacheEntryJson(int schema, const std::string& key, const std::vector<Diagnostic>& diagnostics,
+                    const std::vector<SramRow>& sram) {
+  json ds = json::array(), rows = json::array();
+  for (const Diagnostic& d : diagnostics) ds.push_back(diagnosticJson(d));
+  for (const SramRow& r : sram) rows.push_back(sramJson(r));
+  return {{"schema", schema}, {"key", key}, {"diagnostics", ds}, {"sram", rows}};
+}
+
+std::optional<CacheEntry> readCacheEntry(const std::filesystem::path& path, int schema, const std::string& key) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  try {
+    CacheEntry e;
+    e.json = json::parse(in);
+    if (e.json.at("schema").get<int>() != schema || e.json.at("key").get<std::string>() != key) return std::nullopt;
+    for (const json& d : e.json.at("diagnostics")) e.diagnostics.push_back(diagnosticFromJson(d));
+    for (const json& r : e.json.at("sram")) e.sram.push_back(sramFromJson(r));
+    return e;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace portcheck

@@ -1,7 +1,12 @@
 #pragma once
-// The JSON form the caches store findings and SRAM rows in (compile cache, lint cache): every field,
-// so a replay is the finding as first reported. The readers throw on a malformed entry; callers treat
-// that as a cache miss.
+// The JSON entries of the caches (compile cache, lint cache): the schema and key an entry was stored
+// under, its findings and SRAM rows with every field (so a replay is the finding as first reported),
+// and whatever fields the cache adds.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/diagnostic.h"
@@ -9,9 +14,18 @@
 
 namespace portcheck {
 
-nlohmann::json diagnosticJson(const Diagnostic& d);
-Diagnostic diagnosticFromJson(const nlohmann::json& j);
-nlohmann::json sramJson(const SramRow& r);
-SramRow sramFromJson(const nlohmann::json& j);
+struct CacheEntry {
+  nlohmann::json json;  // the whole entry, for the fields the cache adds
+  std::vector<Diagnostic> diagnostics;
+  std::vector<SramRow> sram;
+};
+
+// {"schema", "key", "diagnostics", "sram"}; the cache adds its own fields before writing it.
+nlohmann::json cacheEntryJson(int schema, const std::string& key, const std::vector<Diagnostic>& diagnostics,
+                              const std::vector<SramRow>& sram);
+
+// The entry at `path` when it parses and was stored under `schema` and `key`; nullopt otherwise
+// (absent, corrupt, truncated, another schema or key): a miss, rewritten by the caller.
+std::optional<CacheEntry> readCacheEntry(const std::filesystem::path& path, int schema, const std::string& key);
 
 }  // namespace portcheck

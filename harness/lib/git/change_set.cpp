@@ -25,6 +25,11 @@ std::pair<const SnapshotEntry*, const SnapshotEntry*> Snapshot::under(std::strin
   return {base + (first - entries.begin()), base + (last - entries.begin())};
 }
 
+const SnapshotEntry* Snapshot::find(std::string_view path) const {
+  auto [first, last] = under(path);  // the entry of `path` itself sorts first among those it prefixes
+  return first != last && first->path == path ? first : nullptr;
+}
+
 namespace {
 
 void sortSnapshot(Snapshot& s) {

@@ -37,6 +37,8 @@ struct Snapshot {
 
   // Entries whose path starts with `prefix` (which ends in '/'), as [first, last).
   std::pair<const SnapshotEntry*, const SnapshotEntry*> under(std::string_view prefix) const;
+  // The entry of exactly `path`; null when the snapshot has none.
+  const SnapshotEntry* find(std::string_view path) const;
 };
 
 struct ChangeSet {

@@ -97,9 +97,9 @@ dsl::LibraryFolder snapshotLibrary(const Repository& repo, const Snapshot& snaps
   }
   library.read = [&repo, &snapshot, lib](const std::string& rel) -> std::optional<SourceFile> {
     std::string path = lib + rel;
-    auto [first, last] = snapshot.under(path);  // exact path: the first entry, when it is this one
-    if (first == last || first->path != path || !first->isRegularFile()) return std::nullopt;
-    return sourceFromBytes(readBlob(repo, first->id), path).file;
+    const SnapshotEntry* e = snapshot.find(path);
+    if (!e || !e->isRegularFile()) return std::nullopt;
+    return sourceFromBytes(readBlob(repo, e->id), path).file;
   };
   return library;
 }
@@ -147,10 +147,10 @@ LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& 
     plan.units.push_back(std::move(unit));
   }
   for (const std::string& path : loose) {
-    auto [first, last] = changes.after.under(path);  // exact path: the first entry, when it is this one
     plan.unit_files.insert(path);
-    if (first == last || first->path != path) continue;
-    if (auto f = reader.read(*first)) {
+    const SnapshotEntry* e = changes.after.find(path);
+    if (!e) continue;
+    if (auto f = reader.read(*e)) {
       MemoryUnit unit;
       unit.sources.push_back(std::move(*f));
       plan.units.push_back(std::move(unit));

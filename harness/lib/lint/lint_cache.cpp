@@ -1,7 +1,6 @@
 #include "lint/lint_cache.h"
 
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -76,26 +75,15 @@ std::string lintCacheSlot(const std::string& project, const std::vector<SourceFi
 }
 
 std::optional<LintCacheEntry> loadLintCache(const fs::path& dir, const std::string& slot, const std::string& key) {
-  std::ifstream in(slotPath(dir, slot), std::ios::binary);
-  if (!in) return std::nullopt;
-  try {
-    json j = json::parse(in);
-    if (j.at("schema").get<int>() != kLintCacheSchema || j.at("key").get<std::string>() != key) return std::nullopt;
-    LintCacheEntry e;
-    for (const json& d : j.at("diagnostics")) e.diagnostics.push_back(diagnosticFromJson(d));
-    for (const json& r : j.at("sram")) e.sram.push_back(sramFromJson(r));
-    return e;
-  } catch (const std::exception&) {
-    return std::nullopt;  // corrupt, truncated or another schema: a miss, rewritten after linting
-  }
+  // Corrupt, truncated or another schema: a miss, rewritten after linting.
+  std::optional<CacheEntry> e = readCacheEntry(slotPath(dir, slot), kLintCacheSchema, key);
+  if (!e) return std::nullopt;
+  return LintCacheEntry{std::move(e->diagnostics), std::move(e->sram)};
 }
 
 bool storeLintCache(const fs::path& dir, const std::string& slot, const std::string& key,
                     const LintCacheEntry& entry) {
-  json diagnostics = json::array(), sram = json::array();
-  for (const Diagnostic& d : entry.diagnostics) diagnostics.push_back(diagnosticJson(d));
-  for (const SramRow& r : entry.sram) sram.push_back(sramJson(r));
-  json j = {{"schema", kLintCacheSchema}, {"key", key}, {"diagnostics", diagnostics}, {"sram", sram}};
+  json j = cacheEntryJson(kLintCacheSchema, key, entry.diagnostics, entry.sram);
   std::string error;
   return writeFileAtomically(slotPath(dir, slot), j.dump() + "\n", error, /*create_parents=*/true);
 }

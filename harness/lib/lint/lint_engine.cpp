@@ -71,16 +71,15 @@ void lintSources(const Project* project, std::vector<SourceFile> sources, const 
   const std::string name = project ? project->name : "";
   const std::string key = lintCacheKey(name, sources, settings);
   const std::string slot = lintCacheSlot(name, sources, settings);
-  if (std::optional<LintCacheEntry> hit = loadLintCache(*settings.cache_dir, slot, key)) {
-    out.diagnostics.insert(out.diagnostics.end(), hit->diagnostics.begin(), hit->diagnostics.end());
-    out.sram.insert(out.sram.end(), hit->sram.begin(), hit->sram.end());
-    return;
+  std::optional<LintCacheEntry> entry = loadLintCache(*settings.cache_dir, slot, key);
+  if (!entry) {
+    LintOutcome fresh;
+    lintSourcesAfresh(project, std::move(sources), settings, fresh);
+    entry = LintCacheEntry{std::move(fresh.diagnostics), std::move(fresh.sram)};
+    storeLintCache(*settings.cache_dir, slot, key, *entry);
   }
-  LintOutcome fresh;
-  lintSourcesAfresh(project, std::move(sources), settings, fresh);
-  storeLintCache(*settings.cache_dir, slot, key, LintCacheEntry{fresh.diagnostics, fresh.sram});
-  out.diagnostics.insert(out.diagnostics.end(), fresh.diagnostics.begin(), fresh.diagnostics.end());
-  out.sram.insert(out.sram.end(), fresh.sram.begin(), fresh.sram.end());
+  out.diagnostics.insert(out.diagnostics.end(), entry->diagnostics.begin(), entry->diagnostics.end());
+  out.sram.insert(out.sram.end(), entry->sram.begin(), entry->sram.end());
 }
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
