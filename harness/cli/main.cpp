@@ -113,6 +113,16 @@ int main(int argc, char** argv) {
   hook->add_option("args", hook_options.words, "install | uninstall | run");
   hook->add_flag("--force", hook_options.force, "install: replace a pre-commit hook port-check did not write (kept as a backup)");
   hook->add_flag("--chain", hook_options.chain, "install: keep an existing pre-commit hook and run it before port-check");
+  DoctorOptions doctor_options;
+  auto* doctor = common(app.add_subcommand("doctor", "Check the toolchain level by level and say what fixes what is missing"));
+  doctor->add_option("--level", doctor_options.level, "Level asked for: passes, kernels or simulator (default simulator)")
+      ->check(CLI::IsMember({"passes", "kernels", "simulator"}));
+  doctor->add_flag("--run", doctor_options.run,
+                   "Also run a self-test of vector, cube and mixed kernels (FP32, BF16, INT8) on the simulator");
+  doctor->add_option("--cache-dir", doctor_options.cache_dir, "Folder of the probe and self-test files (default: "
+                                                              "<workspace>/.port-check-cache)");
+  doctor->add_option("--timeout", doctor_options.timeout_seconds, "Seconds one self-test run may take (default 600)")
+      ->check(CLI::Range(1, 86400));
   SkillsOptions skills_options;
   auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
   skills->require_subcommand(1);
@@ -153,6 +163,7 @@ int main(int argc, char** argv) {
     if (*skills_install) return runSkillsInstall(options, skills_options, io);
     if (*hook) return runHook(options, hook_options, io);
     if (*report) return runReport(options, report_options, paths, io);
+    if (*doctor) return runDoctor(options, doctor_options, io);
     std::cout << app.help();
     return kExitToolError;
   } catch (const std::exception& e) {

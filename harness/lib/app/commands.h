@@ -108,4 +108,18 @@ int runReport(const CommonOptions& options, const ReportOptions& report, const s
 
 int runNotBuilt(const std::string& command, const Io& io);
 
+// Options of port-check doctor.
+struct DoctorOptions {
+  std::string level = "simulator";       // --level passes|kernels|simulator: the level asked for
+  bool run = false;                      // --run: also the self-test on the simulator
+  std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
+  std::optional<int> timeout_seconds;    // --timeout: per self-test run (default 600)
+};
+
+// port-check doctor [--level L] [--run]: for each level a user can reach (passes, kernels, simulator),
+// what is there, what is missing and what fixes it; --run also runs small programs of each kernel kind
+// on the simulator against their goldens (docs/doctor.md). Text or JSON; exit 0 when the asked level is
+// reached (and, with --run, every self-test program passed), else 1.
+int runDoctor(const CommonOptions& options, const DoctorOptions& doctor, const Io& io);
+
 }  // namespace portcheck

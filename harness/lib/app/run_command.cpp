@@ -41,6 +41,7 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
       timeoutSeconds(report, session, compile.timeout_seconds, "run.timeout", kDefaultRunTimeoutSeconds));
   RunStageOptions run_options;
   run_options.jobs = options.jobs > 0 ? options.jobs : 1;
+  run_options.use_cache = !compile.no_cache;
   RunStageResult r = runGoldenStage(list, compiled, session.platform, settings, run_options);
   std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
   session.config.apply(diagnostics);

@@ -121,6 +121,7 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       CompileTargetSummary& s = summaries[i];
       s.name = t.name;
       std::string key = compileCacheKey(t, platform, settings, options.analysis);
+      s.cache_key = key;
       // One compile of a program per platform at a time across processes: the driver clears the
       // program's output folder first, and a second port-check waiting here then replays the cache.
       fs::path work = compileWorkDir(settings.cache_root, t, platform);

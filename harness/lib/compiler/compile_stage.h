@@ -24,6 +24,7 @@ struct CompileStageOptions {
 struct CompileTargetSummary {
   std::string name;
   bool cached = false;
+  std::string cache_key;      // the compile cache key (the run cache builds on it)
   std::string status;         // adapter status, "" when none
   std::string ptoas;          // "ran" / "skipped" / ""
   double seconds = 0;         // wall time of this target (replay or compile)

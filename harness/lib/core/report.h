@@ -73,6 +73,7 @@ struct GoldenRun {
   double seconds = 0;
   std::string out_dir;                 // display path of the run's output folder
   std::vector<GoldenOutput> outputs;
+  bool replayed = false;               // a passed run replayed from the run cache (golden/run_cache.h)
 };
 
 enum class StageState { Ran, Skipped, Failed };

@@ -11,6 +11,9 @@
 
 namespace portcheck::git {
 
+// Where ports live, relative to the repository root.
+inline constexpr std::string_view kProjects = "projects/";
+
 enum class ChangeKind { Added, Modified, Deleted, Renamed, Copied, TypeChanged };
 std::string_view toString(ChangeKind kind);
 

@@ -12,7 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kProjects = "projects/";
 constexpr std::string_view kPyptoSrc = "/pypto_src/";
 
 // "projects/<name>/pypto_src/..." -> <name>; empty for any other path.

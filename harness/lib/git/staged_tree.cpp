@@ -19,7 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::string_view kProjects = "projects/";
 
 // Shared blocks ports import by a path relative to their own file: copied with every tree.
 constexpr std::string_view kPyptoLib = "pypto-lib/";

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "golden/run_analysis.h"
+#include "golden/run_cache.h"
 #include "golden/run_driver.h"
 #include "rules/catalogue.h"
 
@@ -46,7 +47,20 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
         g.detail = t.name + ": not run, the compile did not succeed" + (status.empty() ? "" : " (" + status + ")");
         continue;
       }
+      const std::string& compile_key = compiled[i].cache_key;
+      std::string key = compile_key.empty() ? std::string() : runCacheKey(compile_key, platform, settings);
+      if (options.use_cache && compiled[i].cached && !key.empty()) {
+        if (std::optional<GoldenRun> replay = loadCachedRun(settings.cache_root, key)) {
+          analyses[i].run = std::move(*replay);
+          continue;
+        }
+      }
       analyses[i] = analyzeRun(runGoldenProcess(t, platform, settings));
+      std::string error;
+      if (!key.empty() && !storeCachedRun(settings.cache_root, key, analyses[i].run, error))
+        analyses[i].diagnostics.push_back(makeDiagnostic("GOLD010", "", 0, 0,
+                                                         t.name + ": the passed run was not cached: " + error,
+                                                         "choose a writable --cache-dir"));
     }
   };
   std::size_t jobs = std::clamp<std::size_t>(options.jobs > 0 ? options.jobs : 1, 1, targets.size());
@@ -58,8 +72,9 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
     for (auto& th : pool) th.join();
   }
 
-  std::size_t passed = 0, failed = 0, errors = 0, skipped = 0;
+  std::size_t passed = 0, failed = 0, errors = 0, skipped = 0, replayed = 0;
   for (RunAnalysis& a : analyses) {
+    replayed += a.run.replayed;
     for (Diagnostic& d : a.diagnostics) result.diagnostics.push_back(std::move(d));
     passed += a.run.status == "passed";
     failed += a.run.status == "failed";
@@ -69,7 +84,10 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
   }
   result.detail = std::to_string(targets.size()) + " program" + (targets.size() == 1 ? "" : "s") + " on " + sim + ": " +
                   std::to_string(passed) + " passed, " + std::to_string(failed) + " differ from the golden, " +
-                  std::to_string(errors) + " could not run, " + std::to_string(skipped) + " not run (compile failed)";
+                  std::to_string(errors) + " could not run, " + std::to_string(skipped) + " not run (compile failed)" +
+                  (replayed ? "; " + std::to_string(replayed) + " passed run" + (replayed == 1 ? "" : "s") +
+                                  " replayed from cache"
+                            : "");
   return result;
 }
 

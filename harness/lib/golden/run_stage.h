@@ -12,6 +12,7 @@ namespace portcheck {
 
 struct RunStageOptions {
   int jobs = 1;  // parallel runs; the simulator is itself multi-threaded, so 1 unless --jobs says more
+  bool use_cache = true;  // replay a passed run of an unchanged, cache-replayed compile (golden/run_cache.h)
 };
 
 struct RunStageResult {

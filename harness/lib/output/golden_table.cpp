@@ -40,7 +40,8 @@ std::string renderGoldenTable(const std::vector<GoldenRun>& runs) {
       continue;
     }
     for (const GoldenOutput& o : g.outputs)
-      rows.push_back({g.project, g.platform, o.name, o.verdict, share(o), number(o.max_abs_err), number(o.max_rel_err)});
+      rows.push_back({g.project, g.platform, o.name, o.verdict + (g.replayed ? " (replayed)" : ""), share(o),
+                      number(o.max_abs_err), number(o.max_rel_err)});
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& r : rows)

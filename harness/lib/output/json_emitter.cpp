@@ -88,6 +88,8 @@ json goldenOutputToJson(const GoldenOutput& o) {
           {"atol", o.atol}};
 }
 
+}  // namespace
+
 json goldenRunToJson(const GoldenRun& g) {
   json outputs = json::array();
   for (const GoldenOutput& o : g.outputs) outputs.push_back(goldenOutputToJson(o));
@@ -103,10 +105,9 @@ json goldenRunToJson(const GoldenRun& g) {
           {"tolerance_source", g.tolerance_source.empty() ? json(nullptr) : json(g.tolerance_source)},
           {"seconds", g.seconds},
           {"out_dir", g.out_dir.empty() ? json(nullptr) : json(g.out_dir)},
-          {"outputs", outputs}};
+          {"outputs", outputs},
+          {"replayed", g.replayed}};
 }
-
-}  // namespace
 
 json reportToJson(const Report& report, const EmitOptions& options) {
   json stages = json::array();

@@ -9,6 +9,7 @@ namespace portcheck {
 
 nlohmann::json diagnosticToJson(const Diagnostic& d, const EmitOptions& options);
 nlohmann::json sramRowToJson(const SramRow& row);
+nlohmann::json goldenRunToJson(const GoldenRun& run);
 nlohmann::json reportToJson(const Report& report, const EmitOptions& options);
 
 }  // namespace portcheck

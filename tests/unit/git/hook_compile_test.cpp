@@ -5,7 +5,7 @@
 
 #include "git_repo.h"
 
-namespace portcheck {
+namespace portcheck::hook_compile_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -101,4 +101,4 @@ TEST_F(HookCompile, WithoutAToolchainAndOnToolErrorBlockTheCommitIsBlocked) {
 }
 
 }  // namespace
-}  // namespace portcheck
+}  // namespace portcheck::hook_compile_test

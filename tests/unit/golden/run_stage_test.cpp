@@ -15,7 +15,7 @@
 #include "golden/run_stage.h"
 #include "test_support.h"
 
-namespace portcheck {
+namespace portcheck::run_stage_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -258,4 +258,4 @@ TEST(RunCommand, WithoutAToolchainRunIsAToolErrorAndCheckRunSkipsIt) {
 }
 
 }  // namespace
-}  // namespace portcheck
+}  // namespace portcheck::run_stage_test

@@ -16,10 +16,10 @@ namespace fs = std::filesystem;
 using test::runPortCheck;
 
 // A workspace (git root marker) with one complete project.
-struct Workspace {
+struct MatrixWorkspace {
   test::TempDir dir;
   fs::path root = dir / "ws";
-  Workspace() {
+  MatrixWorkspace() {
     write(".git/HEAD", "ref: refs/heads/main\n");
     write("projects/p/pypto_src/golden.py", "RTOL = 1e-5\n");
   }
@@ -37,7 +37,7 @@ struct Workspace {
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
 TEST(BadInput, EmptyFilesAreCleanAndAnEmptyConfigIsAToolError) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("projects/p/pypto_src/empty.py", "");
   w.write("projects/p/pypto_src/kernels/empty.cpp", "");
   auto r = w.run("lint projects/p");
@@ -51,7 +51,7 @@ TEST(BadInput, EmptyFilesAreCleanAndAnEmptyConfigIsAToolError) {
 }
 
 TEST(BadInput, ABinaryFileIsReportedNotParsed) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("projects/p/pypto_src/blob.py", std::string("\x7f" "ELF\x02\x01\x01\0\0\0garbage", 16));
   w.write("projects/p/pypto_src/kernels/blob.cpp", std::string("\0\0\0\0", 4));
   auto r = w.run("lint projects/p");
@@ -63,7 +63,7 @@ TEST(BadInput, ABinaryFileIsReportedNotParsed) {
 }
 
 TEST(BadInput, InvalidUtf8InPythonIsTheSyntaxErrorPythonWouldRaise) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("projects/p/pypto_src/latin.py", "import pypto.language as pl\nNAME = \"caf\xe9\"\n");
   auto r = w.run("lint projects/p");
   EXPECT_EQ(r.exit_code, 1) << r.out;
@@ -81,7 +81,7 @@ TEST(BadInput, InvalidUtf8InPythonIsTheSyntaxErrorPythonWouldRaise) {
 }
 
 TEST(BadInput, AFiftyMegabyteFileIsRefusedWithoutReadingIt) {
-  Workspace w;
+  MatrixWorkspace w;
   fs::path big = w.write("projects/p/pypto_src/big.py", "");
   fs::resize_file(big, 50u << 20);  // sparse: nothing is written to disk
   w.write("projects/p/pypto_src/huge_line.py", "x = '" + std::string(6u << 20, 'a') + "'\n");  // under the limit
@@ -94,7 +94,7 @@ TEST(BadInput, AFiftyMegabyteFileIsRefusedWithoutReadingIt) {
 }
 
 TEST(BadInput, DeepNestingIsWherePythonStopsNotACrash) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("projects/p/pypto_src/parens.py",
           "import pypto.language as pl\nx = " + std::string(50000, '(') + "1" + std::string(50000, ')') + "\n");
   std::string ifs = "def f(x):\n";
@@ -118,7 +118,7 @@ TEST(BadInput, DeepNestingIsWherePythonStopsNotACrash) {
 }
 
 TEST(BadInput, CrlfFilesGiveTheSameFindingsAsLf) {
-  Workspace w;
+  MatrixWorkspace w;
   const std::string lf = "import pypto.language as pl\n\ndef f(:\n    return x\n";
   std::string crlf;
   for (char c : lf) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
@@ -133,7 +133,7 @@ TEST(BadInput, CrlfFilesGiveTheSameFindingsAsLf) {
 }
 
 TEST(BadInput, SymlinkLoopsAreToolErrorsNamedAsLinks) {
-  Workspace w;
+  MatrixWorkspace w;
   fs::create_symlink("loop_b.py", w.root / "projects/p/pypto_src/loop_a.py");
   fs::create_symlink("loop_a.py", w.root / "projects/p/pypto_src/loop_b.py");
   auto r = w.run("lint projects/p");
@@ -153,7 +153,7 @@ TEST(BadInput, SymlinkLoopsAreToolErrorsNamedAsLinks) {
 }
 
 TEST(BadInput, AnUnreadableFileIsAToolError) {
-  Workspace w;
+  MatrixWorkspace w;
   fs::path secret = w.write("projects/p/pypto_src/secret.py", "x = 1\n");
   fs::permissions(secret, fs::perms::none);
   std::string prefix;
@@ -175,7 +175,7 @@ TEST(BadInput, AnUnreadableFileIsAToolError) {
 }
 
 TEST(BadInput, AProjectWithoutGoldenIsAFindingInCheckToo) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("projects/nogold/pypto_src/program.py", "import pypto.language as pl\n");
   auto r = w.run("check --pypto " + test::quoted((w.dir / "nowhere").string()) + " projects/nogold");
   EXPECT_EQ(r.exit_code, 1) << r.out;
@@ -183,7 +183,7 @@ TEST(BadInput, AProjectWithoutGoldenIsAFindingInCheckToo) {
 }
 
 TEST(BadInput, AMissingSiblingPyptoIsExplained) {
-  Workspace w;  // nothing at ../pypto
+  MatrixWorkspace w;  // nothing at ../pypto
   auto r = w.run("compile projects/p");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_TRUE(contains(r.out, "no PyPTO toolchain: looked in")) << r.out;
@@ -195,7 +195,7 @@ TEST(BadInput, AMissingSiblingPyptoIsExplained) {
 }
 
 TEST(BadInput, ABrokenSiblingPyptoIsAToolError) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("projects/p/pypto_src/program.py", "import pypto.language as pl\n");
   // A folder that is no checkout.
   fs::create_directories(w.dir / "pypto" / "src");
@@ -215,7 +215,7 @@ TEST(BadInput, ABrokenSiblingPyptoIsAToolError) {
 }
 
 TEST(BadInput, ConfigWithUnknownKeysWarnsAndWrongTypesFail) {
-  Workspace w;
+  MatrixWorkspace w;
   w.write("port-check.json", R"({"platfrom": "a5", "rules": {"NOPE123": "off"}, "hook": {"pathz": []}})");
   auto r = w.run("lint projects/p");
   EXPECT_EQ(r.exit_code, 0) << r.out;

@@ -1,0 +1,33 @@
+#pragma once
+// Gathers port-check doctor's facts by running what the stages run: the configured interpreter with the
+// run stage's environment (the Python probe), `ptoas --version`, and the simulator's kernel compiler on
+// a probe that includes the pto-isa CPU headers and converts to BF16.
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "doctor/doctor_facts.h"
+
+namespace portcheck::doctor {
+
+struct ProbeSettings {
+  std::map<std::string, std::string> environment;  // the caller's
+  std::filesystem::path cache_root;                // probe files go to <cache_root>/doctor/
+  std::chrono::seconds timeout{180};               // per probe process
+};
+
+ToolchainFacts gatherFacts(const Toolchain& toolchain, const ProbeSettings& settings);
+
+// "0.27" from `ptoas --version` output ("ptoas 0.27", "PTOAS version v0.57.1"); "" when none.
+std::string ptoasVersion(std::string_view output);
+
+// PTOAS_VERSION of <pypto>/toolchain/versions.env ("v0.57"); "" when absent.
+std::string pinnedPtoasVersion(const std::filesystem::path& pypto_root);
+
+// The probe's verdict from one compile of it with the simulator's flags: headers_ok, bf16_type_real and
+// headers_error, from the compiler's exit status and output.
+void judgeHeaderProbe(int exit_code, std::string_view output, KernelCompilerFacts& facts);
+
+}  // namespace portcheck::doctor

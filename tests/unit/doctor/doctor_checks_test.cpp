@@ -1,0 +1,220 @@
+// port-check doctor: the verdicts drawn from gathered facts (doctor_checks), the header/BF16 probe's
+// reading of real compiler output, and the ptoas version readers.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "doctor/doctor_checks.h"
+#include "doctor/doctor_probes.h"
+#include "doctor/doctor_report.h"
+#include "test_support.h"
+
+namespace portcheck::doctor {
+namespace {
+
+using nlohmann::json;
+
+// Facts of a machine where everything works (ptoas at the pin, clang++ with the BF16 pieces as g++-15).
+ToolchainFacts healthyFacts() {
+  ToolchainFacts f;
+  f.toolchain.found = true;
+  f.toolchain.pypto_root = "/opt/pypto";
+  f.toolchain.origin = "../pypto";
+  f.toolchain.revision = "e2d0f78ae";
+  f.toolchain.python = "venv/bin/python";
+  f.toolchain.ptoas = "/opt/ptoas/ptoas";
+  f.toolchain.ptoas_origin = "PATH";
+  f.probe = json::parse(R"({
+    "schema": "port-check-doctor-probe/1", "python": "3.11.7", "executable": "venv/bin/python",
+    "torch": {"ok": true, "version": "2.6.0", "uint16": true},
+    "pypto": {"ok": true, "path": "/opt/pypto/python/pypto"},
+    "cloudpickle": {"ok": true, "version": "3.1.2"},
+    "simpler_setup": {"ok": true, "path": "/opt/pypto/runtime/simpler_setup"},
+    "simpler_root": "/opt/pypto/runtime",
+    "task_interface": {"ok": true, "path": "/opt/venv/site-packages"},
+    "pto_isa": {"ok": true, "pin": "cd4a3d3f7a1a27fcfe536f617e9bca3008929664",
+                "head": "cd4a3d3f7a1a27fcfe536f617e9bca3008929664", "clean": true,
+                "checkout": "/opt/pypto/runtime/build/pto-isa"}})");
+  f.ptoas = {true, "0.57", "ptoas 0.57", "v0.57"};
+  f.kernel_compiler.path = "/usr/local/bin/g++-15";
+  f.kernel_compiler.version_line = "g++-15 (GCC) 15.1.0";
+  f.kernel_compiler.probed = f.kernel_compiler.headers_ok = true;
+  f.kernel_compiler.bf16_type_real = f.kernel_compiler.bf16_runs = true;
+  return f;
+}
+
+const Check& find(const std::vector<Check>& checks, const std::string& id) {
+  for (const Check& c : checks)
+    if (c.id == id) return c;
+  static Check none{"<none>", Level::Passes, "", CheckState::Missing, "", ""};
+  ADD_FAILURE() << "no check " << id;
+  return none;
+}
+
+TEST(DoctorChecks, AHealthyMachineReachesTheSimulatorWithNoFixes) {
+  std::vector<Check> checks = judge(healthyFacts());
+  for (const Check& c : checks) {
+    EXPECT_EQ(c.state, CheckState::Ok) << c.id << ": " << c.found;
+    EXPECT_TRUE(c.fix.empty()) << c.id;
+  }
+  EXPECT_EQ(reachedLevel(checks), Level::Simulator);
+  EXPECT_NE(find(checks, "kernels.ptoas").found.find("PyPTO pins v0.57"), std::string::npos);
+}
+
+TEST(DoctorChecks, Bf16AsIeeeHalfStopsTheSimulatorLevelAndSaysHowToFixIt) {
+  ToolchainFacts f = healthyFacts();
+  f.kernel_compiler.bf16_type_real = f.kernel_compiler.bf16_runs = false;
+  std::vector<Check> checks = judge(f);
+  const Check& bf16 = find(checks, "simulator.bf16");
+  EXPECT_EQ(bf16.state, CheckState::Missing);
+  EXPECT_NE(bf16.found.find("_Float16"), std::string::npos);
+  EXPECT_NE(bf16.fix.find("__STDCPP_BFLOAT16_T__"), std::string::npos);
+  EXPECT_NE(bf16.fix.find("<stdfloat>"), std::string::npos);
+  EXPECT_EQ(reachedLevel(checks), Level::Kernels);
+}
+
+TEST(DoctorChecks, AMissingBuiltinsRuntimeIsTheBf16CheckAfterTheTypeIsReal) {
+  ToolchainFacts f = healthyFacts();
+  f.kernel_compiler.bf16_runs = false;
+  f.kernel_compiler.bf16_error = "a program converting to BF16 does not link: undefined reference to `__truncsfbf2'";
+  const Check& bf16 = find(judge(f), "simulator.bf16");
+  EXPECT_EQ(bf16.state, CheckState::Missing);
+  EXPECT_NE(bf16.found.find("__truncsfbf2"), std::string::npos);
+  EXPECT_NE(bf16.fix.find("libclang_rt.builtins"), std::string::npos);
+}
+
+TEST(DoctorChecks, NoKernelCompilerNamesTheNameTheRuntimeCalls) {
+  ToolchainFacts f = healthyFacts();
+  f.kernel_compiler = {};
+  std::vector<Check> checks = judge(f);
+  const Check& cxx = find(checks, "simulator.kernel_compiler");
+  EXPECT_EQ(cxx.state, CheckState::Missing);
+  EXPECT_NE(cxx.found.find("no g++-15 on PATH"), std::string::npos);
+  EXPECT_NE(cxx.fix.find("clang++ >= 17"), std::string::npos);
+  EXPECT_EQ(find(checks, "simulator.cpu_headers").state, CheckState::Missing);
+  EXPECT_EQ(reachedLevel(checks), Level::Kernels);
+}
+
+TEST(DoctorChecks, OldTorchAndMissingRuntimeModulesAreEachNamedWithTheirFix) {
+  ToolchainFacts f = healthyFacts();
+  f.probe["torch"] = {{"ok", true}, {"version", "1.13.1"}, {"uint16", false}};
+  f.probe["task_interface"] = {{"ok", false}, {"error", "ModuleNotFoundError: No module named '_task_interface'"}};
+  f.probe["cloudpickle"] = {{"ok", false}, {"error", "ModuleNotFoundError: No module named 'cloudpickle'"}};
+  std::vector<Check> checks = judge(f);
+  const Check& torch = find(checks, "simulator.torch");
+  EXPECT_EQ(torch.state, CheckState::Missing);
+  EXPECT_NE(torch.found.find("1.13.1"), std::string::npos);
+  EXPECT_EQ(torch.fix, "venv/bin/python -m pip install 'torch>=2.3'");
+  EXPECT_EQ(find(checks, "simulator.native").found, "ModuleNotFoundError: No module named '_task_interface'");
+  EXPECT_EQ(find(checks, "simulator.cloudpickle").fix, "venv/bin/python -m pip install cloudpickle");
+  // torch 1.13 still imports, so the compile levels stay reachable.
+  EXPECT_EQ(find(checks, "passes.torch").state, CheckState::Ok);
+  EXPECT_EQ(reachedLevel(checks), Level::Kernels);
+}
+
+TEST(DoctorChecks, PtoasOffItsPinIsAWarningThatKeepsTheLevel) {
+  ToolchainFacts f = healthyFacts();
+  f.ptoas.version = "0.27";
+  std::vector<Check> checks = judge(f);
+  const Check& ptoas = find(checks, "kernels.ptoas");
+  EXPECT_EQ(ptoas.state, CheckState::Warning);
+  EXPECT_NE(ptoas.fix.find("install ptoas v0.57"), std::string::npos);
+  EXPECT_EQ(reachedLevel(checks), Level::Simulator);
+}
+
+TEST(DoctorChecks, NoPtoasStopsAtThePassesLevel) {
+  ToolchainFacts f = healthyFacts();
+  f.toolchain.ptoas.clear();
+  f.toolchain.ptoas_why_not = "no ptoas on PATH and PTOAS_ROOT is not set";
+  f.ptoas = {false, "", "", "v0.57"};
+  std::vector<Check> checks = judge(f);
+  EXPECT_EQ(find(checks, "kernels.ptoas").state, CheckState::Missing);
+  EXPECT_EQ(reachedLevel(checks), Level::Passes);
+}
+
+TEST(DoctorChecks, PtoIsaOffThePinSaysWhereAndWhich) {
+  ToolchainFacts f = healthyFacts();
+  f.probe["pto_isa"]["head"] = "3186c38100000000000000000000000000000000";
+  f.probe["pto_isa"]["ok"] = false;
+  const Check& isa = find(judge(f), "simulator.pto_isa");
+  EXPECT_EQ(isa.state, CheckState::Missing);
+  EXPECT_NE(isa.found.find("is at 3186c3810000, the pin is cd4a3d3f7a1a"), std::string::npos);
+  EXPECT_NE(isa.fix.find("cd4a3d3f7a1a27fcfe536f617e9bca3008929664"), std::string::npos);
+}
+
+TEST(DoctorChecks, NoCheckoutOrInterpreterLeavesNothingReachedAndEveryPythonCheckMissing) {
+  ToolchainFacts f;
+  f.toolchain.python = "python3";
+  f.toolchain.why_not = "looked in /opt/pypto (../pypto); it is not a PyPTO checkout with python/pypto/";
+  f.probe_error = "no PyPTO checkout";
+  std::vector<Check> checks = judge(f);
+  EXPECT_EQ(find(checks, "passes.checkout").state, CheckState::Missing);
+  EXPECT_NE(find(checks, "passes.checkout").fix.find("--pypto DIR"), std::string::npos);
+  EXPECT_EQ(find(checks, "passes.import").state, CheckState::Missing);
+  EXPECT_EQ(find(checks, "simulator.simpler").state, CheckState::Missing);
+  EXPECT_FALSE(reachedLevel(checks).has_value());
+}
+
+// Real compiler output of the probe (tests/fixtures/doctor/): clang-19 over libstdc++ 12 without the
+// BF16 pieces, and GCC 12, which rejects the pto-isa CPU headers.
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(PORTCHECK_FIXTURES_DIR) + "/doctor/" + name);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(DoctorHeaderProbe, ClangWithoutStdfloatCompilesTheHeadersButHasNoRealBf16) {
+  KernelCompilerFacts k;
+  judgeHeaderProbe(1, fixture("clang19_bf16_as_half.txt"), k);
+  EXPECT_TRUE(k.headers_ok);
+  EXPECT_FALSE(k.bf16_type_real);
+}
+
+TEST(DoctorHeaderProbe, Gcc12FailsOnTheHeadersAndSaysWhere) {
+  KernelCompilerFacts k;
+  judgeHeaderProbe(1, fixture("gcc12_headers.txt"), k);
+  EXPECT_FALSE(k.headers_ok);
+  EXPECT_NE(k.headers_error.find("TReduceIdx.hpp:27:23: error: static assertion failed"), std::string::npos);
+}
+
+TEST(DoctorHeaderProbe, ACleanCompileMeansHeadersAndBf16TypeAreFine) {
+  KernelCompilerFacts k;
+  judgeHeaderProbe(0, "", k);
+  EXPECT_TRUE(k.headers_ok);
+  EXPECT_TRUE(k.bf16_type_real);
+}
+
+TEST(DoctorPtoas, VersionIsReadFromItsOutputAndThePinFromVersionsEnv) {
+  EXPECT_EQ(ptoasVersion("ptoas 0.27\n"), "0.27");
+  EXPECT_EQ(ptoasVersion("PTOAS version v0.57.1 (abc)"), "0.57.1");
+  EXPECT_EQ(ptoasVersion("no digits here"), "");
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "toolchain");
+  std::ofstream(dir.path() / "toolchain" / "versions.env") << "# comment\nPTOAS_VERSION=v0.57\nPTOAS_SHA256_X86_64=ab\n";
+  EXPECT_EQ(pinnedPtoasVersion(dir.path()), "v0.57");
+  EXPECT_EQ(pinnedPtoasVersion(dir.path() / "nowhere"), "");
+}
+
+TEST(DoctorReport, JsonCarriesEveryCheckAndTheSelfTestAndHealthFollowsIt) {
+  DoctorReport r;
+  r.tool_version = "x";
+  r.platform = "a2a3sim";
+  r.checks = judge(healthyFacts());
+  r.reached = reachedLevel(r.checks);
+  r.self_test_ran = true;
+  r.self_test = {{"vector_bf16", "vector, BF16 in and out", "wrong", "GOLD001", "c: 8000 of 8192 elements", 1.5}};
+  json j = json::parse(doctorJson(r));
+  EXPECT_EQ(j["schema"], "port-check-doctor/1");
+  EXPECT_EQ(j["reached"], "simulator");
+  EXPECT_EQ(j["checks"].size(), r.checks.size());
+  EXPECT_EQ(j["self_test"]["cases"][0]["verdict"], "wrong");
+  EXPECT_FALSE(j["healthy"].get<bool>());
+  EXPECT_NE(doctorText(r).find("WRONG"), std::string::npos);
+  r.self_test[0].verdict = "pass";
+  EXPECT_TRUE(r.healthy());
+  r.asked = Level::Simulator;
+  r.reached = Level::Kernels;
+  EXPECT_FALSE(r.healthy());
+}
+
+}  // namespace
+}  // namespace portcheck::doctor

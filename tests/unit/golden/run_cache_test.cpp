@@ -1,0 +1,149 @@
+// The run cache (golden/run_cache.h): a passed run of an unchanged compile is replayed instead of run;
+// failures always run again; the key follows the compile and the simulator. Runs use the stand-in
+// interpreter tests/fixtures/run/fake-run-python.sh, which appends every run to a log we count.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "golden/run_cache.h"
+#include "golden/run_driver.h"
+#include "golden/run_stage.h"
+#include "test_support.h"
+
+namespace portcheck::run_cache_test {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+struct CacheWorkspace {
+  test::TempDir ws;
+  DriverSettings settings;
+
+  CacheWorkspace() {
+    ws.write(".git/HEAD", "ref: refs/heads/main\n");
+    ws.write("pypto/python/pypto/__init__.py", "");
+    ws.write("pypto/runtime/simpler_setup/__init__.py", "");
+    settings.toolchain.found = true;
+    settings.toolchain.pypto_root = ws / "pypto";
+    settings.toolchain.revision = "fake123";
+    settings.toolchain.python = test::fixturesDir() + "/run/fake-run-python.sh";
+    settings.workspace_root = ws.path();
+    settings.cache_root = ws / ".port-check-cache";
+    settings.adapter_script = ws.write("adapter/port_check_adapter.py", "# not run by the fake\n");
+    settings.timeout = 20s;
+    settings.environment = {{"PATH", "/usr/bin:/bin"}};
+  }
+
+  CompileTarget project(const std::string& name, const std::string& run_mode) {
+    ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
+    ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
+    CompileTarget t;
+    t.name = name;
+    t.source_root = ws / ("projects/" + name + "/pypto_src");
+    t.source_root_display = "projects/" + name + "/pypto_src";
+    t.display_file = t.source_root_display + "/golden.py";
+    return t;
+  }
+
+  // Runs the stage once with the compile replayed from its cache (or not), as `port-check run` would.
+  RunStageResult stage(const CompileTarget& t, bool compile_cached, bool use_cache = true) {
+    CompileTargetSummary c;
+    c.status = "ok";
+    c.cached = compile_cached;
+    c.cache_key = "compile-key-of-" + t.name;
+    RunStageOptions options;
+    options.use_cache = use_cache;
+    return runGoldenStage({t}, {c}, Platform::A2A3, settings, options);
+  }
+
+  // How many times the stand-in ran in run mode (it writes a marker into each run's output folder).
+  int runs(const CompileTarget& t) {
+    fs::path marker = runWorkDir(settings.cache_root, t, Platform::A2A3) / "out" / "marker.txt";
+    bool ran = fs::exists(marker);
+    std::error_code ec;
+    fs::remove(marker, ec);
+    return ran ? 1 : 0;
+  }
+};
+
+TEST(RunCache, APassedRunOfAReplayedCompileIsReplayedNotRunAgain) {
+  CacheWorkspace w;
+  CompileTarget t = w.project("softmax", "pass");
+  RunStageResult first = w.stage(t, /*compile_cached=*/false);
+  ASSERT_EQ(first.runs.size(), 1u);
+  EXPECT_EQ(first.runs[0].status, "passed");
+  EXPECT_FALSE(first.runs[0].replayed);
+  EXPECT_EQ(w.runs(t), 1);
+
+  RunStageResult second = w.stage(t, /*compile_cached=*/true);
+  ASSERT_EQ(second.runs.size(), 1u);
+  EXPECT_EQ(second.runs[0].status, "passed");
+  EXPECT_TRUE(second.runs[0].replayed);
+  EXPECT_EQ(w.runs(t), 0) << "the simulator ran again";
+  ASSERT_EQ(second.runs[0].outputs.size(), first.runs[0].outputs.size());
+  EXPECT_EQ(second.runs[0].outputs[0].name, first.runs[0].outputs[0].name);
+  EXPECT_EQ(second.runs[0].outputs[0].elements, first.runs[0].outputs[0].elements);
+  EXPECT_NE(second.detail.find("1 passed run replayed from cache"), std::string::npos) << second.detail;
+}
+
+TEST(RunCache, AFreshCompileOrNoCacheRunsAgain) {
+  CacheWorkspace w;
+  CompileTarget t = w.project("softmax", "pass");
+  w.stage(t, false);
+  EXPECT_EQ(w.runs(t), 1);
+  w.stage(t, /*compile_cached=*/false);  // sources changed or the compile cache was cleared
+  EXPECT_EQ(w.runs(t), 1);
+  w.stage(t, true, /*use_cache=*/false);  // --no-cache
+  EXPECT_EQ(w.runs(t), 1);
+}
+
+TEST(RunCache, FailuresAreNeverStored) {
+  CacheWorkspace w;
+  CompileTarget t = w.project("axis", "wrong_axis");
+  EXPECT_EQ(w.stage(t, false).runs[0].status, "failed");
+  EXPECT_EQ(w.runs(t), 1);
+  RunStageResult again = w.stage(t, true);
+  EXPECT_EQ(again.runs[0].status, "failed");
+  EXPECT_FALSE(again.runs[0].replayed);
+  EXPECT_EQ(w.runs(t), 1);
+}
+
+TEST(RunCache, TheKeyFollowsTheCompileAndTheSimulatorsCompiler) {
+  CacheWorkspace w;
+  std::string base = runCacheKey("k1", Platform::A2A3, w.settings);
+  EXPECT_EQ(base, runCacheKey("k1", Platform::A2A3, w.settings));
+  EXPECT_NE(base, runCacheKey("k2", Platform::A2A3, w.settings));
+  EXPECT_NE(base, runCacheKey("k1", Platform::A5, w.settings));
+  // A g++-15 appearing on PATH (or changing) is another simulator.
+  fs::path gxx = w.ws.write("bin/g++-15", "#!/bin/sh\n");
+  fs::permissions(gxx, fs::perms::owner_all);
+  DriverSettings with = w.settings;
+  with.environment["PATH"] = (w.ws / "bin").string() + ":/usr/bin:/bin";
+  std::string with_gxx = runCacheKey("k1", Platform::A2A3, with);
+  EXPECT_NE(base, with_gxx);
+  std::ofstream(gxx, std::ios::app) << "# rebuilt, another size\n";
+  EXPECT_NE(with_gxx, runCacheKey("k1", Platform::A2A3, with));
+  with.environment["SIMPLER_ROOT"] = (w.ws / "elsewhere").string();
+  EXPECT_NE(with_gxx, runCacheKey("k1", Platform::A2A3, with));
+}
+
+TEST(RunCache, ACorruptEntryIsAMissAndAFailedRunIsNotStored) {
+  CacheWorkspace w;
+  GoldenRun failed;
+  failed.project = "p";
+  failed.platform = "a2a3sim";
+  failed.status = "failed";
+  std::string error;
+  EXPECT_TRUE(storeCachedRun(w.settings.cache_root, "abcdef", failed, error));
+  EXPECT_FALSE(loadCachedRun(w.settings.cache_root, "abcdef").has_value());
+  GoldenRun passed = failed;
+  passed.status = "passed";
+  ASSERT_TRUE(storeCachedRun(w.settings.cache_root, "abcdef", passed, error)) << error;
+  ASSERT_TRUE(loadCachedRun(w.settings.cache_root, "abcdef").has_value());
+  std::ofstream(w.settings.cache_root / "runs" / "ab" / "abcdef.json") << "{\"schema\": 1, \"key\": \"abc";
+  EXPECT_FALSE(loadCachedRun(w.settings.cache_root, "abcdef").has_value());
+}
+
+}  // namespace
+}  // namespace portcheck::run_cache_test
