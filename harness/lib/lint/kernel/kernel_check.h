@@ -41,4 +41,11 @@ inline bool isLibraryFunction(const kernel::KernelModel& m, int function) {
   return f && (f->tile_function || f->name.ends_with("_IMPL"));
 }
 
+// A PTO instruction called in bytes [begin, end) of `function` (an if's branches, a loop body).
+inline bool hasPtoCall(const kernel::KernelModel& m, std::uint32_t begin, std::uint32_t end, int function) {
+  for (const kernel::Call& c : m.calls)
+    if (c.instruction && c.function == function && c.pos.byte >= begin && c.pos.byte < end) return true;
+  return false;
+}
+
 }  // namespace portcheck
