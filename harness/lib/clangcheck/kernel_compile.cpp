@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include "clangcheck/clang_output.h"
+#include "kernel/kernel_class.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_source.h"
 #include "lint/suppression.h"
@@ -58,6 +59,10 @@ KernelPlan planKernel(const SourceFile& f) {
   std::string parseable = kernel::parseableText(f.text);
   SyntaxTree tree = SyntaxTree::parse(Language::Cpp, parseable);
   kernel::KernelModel model = kernel::buildModel(f, tree);
+  // Only PTO-ISA code is compiled against PTO-ISA, and a manual-mode kernel in its own mode (ISA014 says so).
+  kernel::KernelClass kind = kernel::classifyKernel(f, model, parseSuppressions(f, "//").namesRule("AUTO"));
+  if (kind.kind == kernel::KernelKind::NotPtoIsa) return plan;
+  const bool auto_mode = kind.kind == kernel::KernelKind::Auto;
   bool vec = model.mentions_vec_macro, cube = model.mentions_cube_macro;
   bool sqrt = false, templated_acc = false;
   for (const kernel::Call& c : model.calls) {
@@ -75,7 +80,7 @@ KernelPlan planKernel(const SourceFile& f) {
   std::vector<std::string> common;
   // Documented CPU-simulation false failures (shared reference §6.6): compile those kernels without
   // __PTO_AUTO__ (no TASSIGN is needed for -fsyntax-only) and say so.
-  if (sqrt || templated_acc) {
+  if (auto_mode && (sqrt || templated_acc)) {
     std::string why = sqrt ? "TSQRT (pto-isa include/pto/cpu/TSqrt.hpp:20 takes tiles by value, which AUTO-mode "
                              "tiles forbid)"
                            : "TMATMUL_ACC<AccPhase::...> (pto-isa include/pto/cpu/TMatmul.hpp:172 has no templated "
@@ -83,7 +88,7 @@ KernelPlan planKernel(const SourceFile& f) {
     plan.notices.push_back(makeDiagnostic("ISA011", f.path, 0, 0,
                                           "compiled without __PTO_AUTO__: the CPU simulator headers reject " + why +
                                               " in AUTO mode although the NPU accepts it"));
-  } else {
+  } else if (auto_mode) {
     common.push_back("__PTO_AUTO__");
   }
   if (kernel::containsWord(f.text, "block_idx")) {
@@ -163,6 +168,7 @@ KernelCompileResult compileKernels(const Workspace& ws, const std::vector<std::s
   if (!clang) return skip(options.clang + " not found on PATH; the check needs clang 17 or newer (pto-isa's CPU "
                                           "headers use static_assert(false) in templates)");
   std::vector<Job> work;
+  std::size_t planned = 0;  // files that are PTO-ISA code
   std::vector<SourceFile> sources;
   sources.reserve(kernels.size());
   for (const std::string& rel : kernels) {
@@ -171,6 +177,7 @@ KernelCompileResult compileKernels(const Workspace& ws, const std::vector<std::s
     if (!read.file) continue;  // the lint stage already reported it (TOOL002)
     sources.push_back(std::move(*read.file));
     KernelPlan plan = planKernel(sources.back());
+    if (!plan.variants.empty()) ++planned;
     r.diagnostics.insert(r.diagnostics.end(), plan.notices.begin(), plan.notices.end());
     for (auto& defines : plan.variants) work.push_back({nullptr, rel, abs, defines, {}});
   }
@@ -191,7 +198,7 @@ KernelCompileResult compileKernels(const Workspace& ws, const std::vector<std::s
   });
   for (Job& j : work) r.diagnostics.insert(r.diagnostics.end(), j.result.begin(), j.result.end());
   r.status.state = StageState::Ran;
-  r.status.detail = std::to_string(kernels.size()) + " kernel(s), " + std::to_string(work.size()) +
+  r.status.detail = std::to_string(planned) + " PTO-ISA kernel(s) of " + std::to_string(kernels.size()) + " C++ file(s), " + std::to_string(work.size()) +
                     " clang run(s) against " + headers.root.string() + " (from " + headers.origin + ")";
   return r;
 }

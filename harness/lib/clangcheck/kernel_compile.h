@@ -24,7 +24,8 @@ struct KernelCompileOptions {
 };
 
 // How one kernel is compiled: one define set per variant (core), and ISA011 notices for the documented
-// CPU-simulation false failures worked around.
+// CPU-simulation false failures worked around. AUTO-mode kernels get __PTO_AUTO__, manual-mode kernels do not,
+// and C++ that is no PTO-ISA code gets no variant (kernel/kernel_class.h; the lint pass's ISA014 says so).
 struct KernelPlan {
   std::vector<std::vector<std::string>> variants;
   std::vector<Diagnostic> notices;

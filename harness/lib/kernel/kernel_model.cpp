@@ -1003,6 +1003,24 @@ class Builder {
     --visit_depth_;
   }
 
+  // Which library the file programs against: PTO-ISA (pto/ headers, the pto namespace) or AscendC.
+  void noteInclude(TSNode path) {
+    std::string_view p = txt(path);
+    if (p.size() >= 2) p = p.substr(1, p.size() - 2);  // <...> or "..."
+    if (p.starts_with("pto/")) model_.includes_pto = true;
+    if (p == "kernel_operator.h") model_.names_ascendc = true;
+  }
+
+  void noteNamespace(TSNode n) {
+    std::string_view name = txt(n);
+    if (nodeType(n) == "using_declaration") {  // using namespace pto; (tree-sitter: `namespace` then the name)
+      if (name.find("namespace") == std::string_view::npos) return;
+      name = afterScope(txt(ts_node_named_child(n, ts_node_named_child_count(n) - 1)));
+    }
+    if (name == "pto") model_.names_pto = true;
+    if (name == "AscendC") model_.names_ascendc = true;
+  }
+
   void visit(TSNode n, const Context& ctx) {
     std::string_view type = nodeType(n);
     if (type == "preproc_if" || type == "preproc_ifdef") return visitConditional(n, ctx);
@@ -1028,6 +1046,8 @@ class Builder {
     if (type == "subscript_expression") noteGmAccess(childByField(n, "argument"), GmAccessKind::Subscript, n, ctx);
     if (type == "pointer_expression" && txt(childByField(n, "operator")) == "*")
       noteGmAccess(childByField(n, "argument"), GmAccessKind::Dereference, n, ctx);
+    if (type == "preproc_include") return noteInclude(childByField(n, "path"));
+    if (type == "namespace_identifier" || type == "using_declaration") noteNamespace(n);
     if (type == "template_type" && afterScope(txt(childByField(n, "name"))) == "Event")
       model_.event_types.push_back({"Event", pos(n), ctx.function, ctx.reach});
     if (type == "preproc_def" || type == "preproc_function_def" || type == "comment" || type == "string_literal")

@@ -36,6 +36,13 @@ struct Suppressions {
   std::vector<Suppression> entries;
 
   bool empty() const { return entries.empty(); }
+  // True when some comment names a rule whose ID starts with `prefix` (e.g. "AUTO").
+  bool namesRule(std::string_view prefix) const {
+    for (const Suppression& s : entries)
+      for (const SuppressedId& id : s.ids)
+        if (id.id.starts_with(prefix)) return true;
+    return false;
+  }
   // True when `d` (a finding in this file) is silenced; marks the matching ID used.
   bool silences(const Diagnostic& d);
   // Removes the silenced findings of this file from `diagnostics` (findings of other files and

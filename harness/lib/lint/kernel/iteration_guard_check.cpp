@@ -8,12 +8,6 @@ using namespace kernel;
 
 namespace {
 
-bool hasPtoCall(const KernelModel& m, std::uint32_t begin, std::uint32_t end, int function) {
-  for (const Call& c : m.calls)
-    if (c.instruction && c.function == function && c.pos.byte >= begin && c.pos.byte < end) return true;
-  return false;
-}
-
 // The loop (this one or an enclosing one) whose header declares `name`, or -1.
 int inductionLoop(const KernelModel& m, int loop, std::string_view name) {
   for (; loop >= 0; loop = m.loops[loop].parent)

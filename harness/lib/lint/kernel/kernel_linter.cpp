@@ -1,7 +1,11 @@
-// C++ incore kernel linter entry: parses the kernel with tree-sitter, reports syntax errors (ISA001),
-// builds the kernel model, runs every AUTO and ISA check, and honours `// port-check: ignore[ID]` comments
-// through the shared suppression machinery (lint/suppression.h), reporting unknown (ISA012) and unused
-// (ISA013) suppressions.
+// C++ incore kernel linter entry: parses the file with tree-sitter, builds the kernel model, classifies the file
+// (kernel/kernel_class.h), reports syntax errors of PTO-ISA code (ISA001), runs the AUTO and ISA checks that fit its
+// class and says which it did not run (ISA014), and honours `// port-check: ignore[ID]` comments through the shared
+// suppression machinery (lint/suppression.h), reporting unknown (ISA012) and unused (ISA013) suppressions.
+#include <filesystem>
+#include <set>
+
+#include "kernel/kernel_class.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_source.h"
 #include "lint/kernel/kernel_check.h"
@@ -50,6 +54,47 @@ TSNode enclosingUnit(TSNode err) {
   return err;
 }
 
+bool fits(KernelScope scope, kernel::KernelKind kind) {
+  switch (kind) {
+    case kernel::KernelKind::Auto: return true;
+    case kernel::KernelKind::Manual: return scope == KernelScope::PtoIsaKernels;
+    case kernel::KernelKind::NotPtoIsa: return false;
+  }
+  return false;
+}
+
+// "AUTO001-AUTO013, AUTO016-AUTO024, ISA007, ISA008": rule IDs in catalogue order, runs of consecutive numbers joined.
+std::string idRanges(const std::vector<std::string_view>& ids) {
+  auto number = [](std::string_view id) { return std::stoi(std::string(id.substr(id.find_first_of("0123456789")))); };
+  auto family = [](std::string_view id) { return id.substr(0, id.find_first_of("0123456789")); };
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && family(ids[j + 1]) == family(ids[i]) && number(ids[j + 1]) == number(ids[j]) + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::string(ids[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::string(ids[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// ISA014: the file's class, why, and what was not applied.
+Diagnostic classNote(const SourceFile& f, const kernel::KernelClass& k, const std::vector<std::string_view>& skipped) {
+  if (k.kind == kernel::KernelKind::NotPtoIsa)
+    return makeDiagnostic("ISA014", f.path, 1, 1,
+                          "not a PTO-ISA kernel (" + k.what + ": " + k.why +
+                              "); AUTO and ISA rules not applied, and not compiled against PTO-ISA",
+                          "nothing to change: port-check checks PTO-ISA kernels only");
+  std::string ext = std::filesystem::path(f.path).extension().string();
+  bool compiled = ext == ".cpp" || ext == ".cc" || ext == ".cxx";  // headers are compiled through their kernels
+  return makeDiagnostic("ISA014", f.path, 1, 1,
+                        k.what + " (" + k.why + "); the AUTO-kernel rules " + idRanges(skipped) + " not applied" +
+                            (compiled ? ", and the compile check builds it without __PTO_AUTO__" : ""),
+                        "to hold it to the AUTO rules, port it to AUTO mode (guard the manual-mode parts with "
+                        "#ifndef __PTO_AUTO__) or keep it in a port's pypto_src/");
+}
+
 }  // namespace
 
 std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& settings) {
@@ -60,8 +105,12 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     out.push_back(makeDiagnostic("ISA001", f.path, 1, 1, "the file could not be parsed in time"));
     return out;
   }
+  kernel::KernelModel model = kernel::buildModel(f, tree);
+  Suppressions sup = parseSuppressions(f, "//");
+  kernel::KernelClass kind = kernel::classifyKernel(f, model, sup.namesRule("AUTO"));
+  const bool pto_isa = kind.kind != kernel::KernelKind::NotPtoIsa;
   // The first grammar error the preprocessor cannot explain (macros and #if branches are not expanded here).
-  if (tree.hasError()) {
+  if (pto_isa && tree.hasError()) {
     for (TSNode err : errorNodes(tree)) {
       std::uint32_t b = ts_node_start_byte(err), e = ts_node_end_byte(err);
       TSNode unit = enclosingUnit(err);
@@ -74,15 +123,27 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
       break;
     }
   }
-  kernel::KernelModel model = kernel::buildModel(f, tree);
   KernelContext ctx{f, model, settings.platform};
-  for (const auto& check : kernelChecks()) check->check(ctx, out);
-  Suppressions sup = parseSuppressions(f, "//");
+  std::set<std::string_view> ran{"ISA014"};
+  if (pto_isa) ran.insert("ISA001");
+  std::vector<std::string_view> skipped;
+  for (const auto& check : kernelChecks()) {
+    if (!fits(check->scope(), kind.kind)) {
+      skipped.push_back(check->id());
+      continue;
+    }
+    check->check(ctx, out);
+    ran.insert(check->id());
+  }
+  // Plain host or infrastructure C++ is no kernel: nothing was expected of it, so nothing is said.
+  if (kind.kind == kernel::KernelKind::Manual || kind.device_code) out.push_back(classNote(f, kind, skipped));
   if (!sup.empty()) {
     sup.apply(f.path, out);
-    // Only the kernel lint rules are judged: compile-stage IDs (ISA009/ISA010) are used by the compile pass.
-    SuppressionAudit audit{"ISA012", "ISA013", [](const RuleInfo& r) {
-                             return (r.family == "AUTO" || r.family == "ISA") && r.source == Stage::Lint;
+    // Only the kernel lint rules that ran on this file are judged: compile-stage IDs (ISA009/ISA010) are used by
+    // the compile pass, and a rule that does not fit the file's class silences nothing here but is not unused.
+    SuppressionAudit audit{"ISA012", "ISA013", [&ran](const RuleInfo& r) {
+                             return (r.family == "AUTO" || r.family == "ISA") && r.source == Stage::Lint &&
+                                    ran.count(r.id);
                            }};
     auditSuppressions(f.path, sup, audit, out);
   }

@@ -4,16 +4,6 @@ namespace portcheck {
 
 using namespace kernel;
 
-namespace {
-
-bool hasPtoCall(const KernelModel& m, std::uint32_t begin, std::uint32_t end, int function) {
-  for (const Call& c : m.calls)
-    if (c.instruction && c.function == function && c.pos.byte >= begin && c.pos.byte < end) return true;
-  return false;
-}
-
-}  // namespace
-
 void LoopInvariantBranchCheck::check(const KernelContext& ctx, std::vector<Diagnostic>& out) const {
   const KernelModel& m = ctx.model;
   for (const IfStatement& s : m.ifs) {

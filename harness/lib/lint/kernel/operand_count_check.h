@@ -7,6 +7,7 @@ namespace portcheck {
 class OperandCountCheck : public KernelCheck {
  public:
   std::string_view id() const override { return "ISA003"; }
+  KernelScope scope() const override { return KernelScope::PtoIsaKernels; }
   void check(const KernelContext& ctx, std::vector<Diagnostic>& out) const override;
 };
 
