@@ -1,9 +1,11 @@
 #include "doctor/self_test.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "golden/run_analysis.h"
 #include "golden/run_driver.h"
+#include "golden/run_text.h"
 
 namespace portcheck::doctor {
 
@@ -36,6 +38,12 @@ std::string figures(const GoldenOutput& o) {
   return text;
 }
 
+// A failure in one line: the compiler's `error:` clause when the message has one, else its first line.
+std::string oneLine(const std::string& message) {
+  std::string clause = compilerErrorClause(message);
+  return clause.empty() ? message.substr(0, message.find('\n')) : clause;
+}
+
 SelfTestCase judgeRun(const SelfTestProgram& p, const RunAnalysis& a) {
   SelfTestCase c{p.program, p.kind, "pass", "", "", 0};
   if (a.run.status == "passed") return c;
@@ -47,11 +55,8 @@ SelfTestCase judgeRun(const SelfTestProgram& p, const RunAnalysis& a) {
     if (!a.diagnostics.empty() && c.rule.empty()) c.rule = a.diagnostics.front().rule;
     return c;
   }
-  c.detail = a.run.detail;
-  if (!a.diagnostics.empty()) {
-    if (c.rule.empty()) c.rule = a.diagnostics.front().rule;
-    if (c.detail.empty()) c.detail = a.diagnostics.front().message;
-  }
+  c.detail = oneLine(a.diagnostics.empty() ? a.run.detail : a.diagnostics.front().message);
+  if (c.rule.empty() && !a.diagnostics.empty()) c.rule = a.diagnostics.front().rule;
   return c;
 }
 

@@ -73,6 +73,21 @@ std::string exceptionText(const RunRecord& run, bool first_line) {
   return mapRunPaths(run, out);
 }
 
+std::string compilerErrorClause(std::string_view message) {
+  std::string flat;
+  for (char ch : message) {
+    if (ch == '\n' || ch == '|' || ch == '\t' || ch == '\r') ch = ' ';
+    if (ch == ' ' && (flat.empty() || flat.back() == ' ')) continue;
+    flat += ch;
+  }
+  std::size_t error = flat.find("error:");
+  if (error == std::string::npos) return {};
+  std::size_t end = flat.find(" ---", error);  // the table's next rule
+  std::size_t length = std::min<std::size_t>(end == std::string::npos ? flat.size() : end, error + 240) - error;
+  while (length > 0 && flat[error + length - 1] == ' ') --length;
+  return flat.substr(error, length);
+}
+
 namespace {
 
 std::string workspaceRelative(const RunRecord& run, const std::string& absolute) {

@@ -23,6 +23,10 @@ std::string mapRunPaths(const RunRecord& run, std::string text);
 std::string runLogTail(const RunRecord& run, std::size_t n);
 // "ValueError: message" (first line of the message only when `first_line`).
 std::string exceptionText(const RunRecord& run, bool first_line = false);
+
+// The first compiler `error:` clause of a message, in one line ("error: custom op ... expected 'nosplit'"):
+// PyPTO wraps ptoas and codegen errors in a table over several lines. Empty when there is none.
+std::string compilerErrorClause(std::string_view message);
 // Where a finding about output `name` points: its pl.Out parameter in the entry's file when the
 // adapter found it, else golden.py.
 std::pair<std::string, int> outputLocation(const RunRecord& run, const std::string& name);

@@ -80,6 +80,81 @@ TEST(RunAnalysis, ACorrectPortPassesWithoutFindings) {
   EXPECT_TRUE(has(a.run.detail, "1 of 1 output match the golden on a2a3sim")) << a.run.detail;
 }
 
+TEST(RunAnalysis, ARealBf16RunOnTheSimulatorPasses) {
+  // doctor's vector_bf16 self-test on a2a3sim (PyPTO e2d0f78, ptoas 0.27, clang++-19 with std::bfloat16_t).
+  RunAnalysis a = analyzeRun(recorded("real_sim_bf16_pass"));
+  EXPECT_TRUE(a.diagnostics.empty()) << describe(a);
+  EXPECT_EQ(a.run.status, "passed");
+  ASSERT_EQ(a.run.outputs.size(), 1u);
+  EXPECT_EQ(a.run.outputs[0].dtype, "bfloat16");
+  EXPECT_EQ(a.run.outputs[0].elements, 64 * 128);
+  EXPECT_EQ(a.run.outputs[0].max_abs_err, 0.0);
+}
+
+TEST(RunAnalysis, APtoasRejectionInTheRunsCompileNamesPtoassOwnError) {
+  // A real mixed cube+vector kernel rejected by ptoas 0.27: PyPTO prints the reason in a wrapped table.
+  RunAnalysis a = analyzeRun(recorded("real_sim_mixed_ptoas_rejects"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD015"}) << describe(a);
+  EXPECT_TRUE(has(a.diagnostics[0].message, "compiling it for the run failed")) << a.diagnostics[0].message;
+  EXPECT_TRUE(has(a.diagnostics[0].message, "error: custom op 'pto.aic_initialize_pipe' expected 'nosplit'"))
+      << a.diagnostics[0].message;
+  EXPECT_EQ(a.run.status, "error");
+}
+
+// Real simulator runs (a2a3sim, PyPTO e2d0f78, ptoas 0.27) of projects/row_softmax (1024 x 256 FP32,
+// logits scaled by 8) with one deliberate bug each: tests/fixtures/run/README.md.
+TEST(RunAnalysis, RealSimAMissingScaleShowsAsRelativeErrorOneHalfOnTheRowsThatMatter) {
+  RunAnalysis a = analyzeRun(recorded("real_sim_missing_scale"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);
+  const GoldenOutput& o = a.run.outputs.at(0);
+  EXPECT_EQ(o.elements, 1024 * 256);
+  EXPECT_EQ(o.mismatches, 32112);  // the probabilities above atol; the rest are ~0 either way
+  ASSERT_TRUE(o.max_rel_err.has_value());
+  EXPECT_NEAR(*o.max_rel_err, 0.5, 1e-5);
+  EXPECT_FALSE(o.never_written);
+}
+
+TEST(RunAnalysis, RealSimAWrongReductionAxisIsLargeErrorsOnAThirdOfTheElements) {
+  RunAnalysis a = analyzeRun(recorded("real_sim_wrong_axis"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);
+  const GoldenOutput& o = a.run.outputs.at(0);
+  EXPECT_EQ(o.mismatches, 89960);
+  EXPECT_GT(*o.max_rel_err, 1e6);  // column sums instead of row sums: off by orders of magnitude
+  EXPECT_TRUE(has(a.diagnostics[0].message, "89960 of 262144 elements (34.3%)")) << a.diagnostics[0].message;
+}
+
+TEST(RunAnalysis, RealSimATailNotWrittenHoldsWhateverTheDeviceBufferHeldNotZeros) {
+  // The last 32-row block is never stored: the simulator hands back its uninitialised GM buffer, so the
+  // tail is not all zero (no GOLD002) and the largest error is garbage of FP32's range.
+  RunAnalysis a = analyzeRun(recorded("real_sim_tail_not_written"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);
+  const GoldenOutput& o = a.run.outputs.at(0);
+  EXPECT_FALSE(o.never_written);
+  EXPECT_EQ(o.first_mismatch, (std::vector<std::int64_t>{992, 1}));  // row 992 = block 31 of 32
+  EXPECT_LE(o.mismatches, 32 * 256);
+  EXPECT_GT(*o.max_abs_err, 1e30);
+}
+
+TEST(RunAnalysis, RealSimAMissingNormalisationStoresTheExponentials) {
+  RunAnalysis a = analyzeRun(recorded("real_sim_no_normalise"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);
+  const GoldenOutput& o = a.run.outputs.at(0);
+  EXPECT_EQ(o.mismatches, 29592);
+  EXPECT_GT(*o.max_rel_err, 1.0);
+}
+
+TEST(RunAnalysis, RealSimGcc12AsTheKernelCompilerIsAToolchainErrorWithItsLine) {
+  // g++ 12 on PATH as g++-15: the runtime's kernel build fails on the pto-isa CPU headers.
+  RunAnalysis a = analyzeRun(recorded("real_sim_gcc12"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD011"}) << describe(a);
+  EXPECT_EQ(a.diagnostics[0].severity, Severity::Error);
+  EXPECT_TRUE(has(a.diagnostics[0].message, "too old for the pto-isa CPU headers")) << a.diagnostics[0].message;
+  ASSERT_FALSE(a.diagnostics[0].notes.empty());
+  EXPECT_TRUE(has(a.diagnostics[0].notes[0].message, "TReduceIdx.hpp:27:23: error: static assertion failed"))
+      << a.diagnostics[0].notes[0].message;
+  EXPECT_EQ(a.run.failure, "kernel-toolchain-missing");
+}
+
 TEST(RunAnalysis, AWrongReductionAxisNamesTheOutputWithItsErrorFigures) {
   RunAnalysis a = analyzeRun(recorded("wrong_axis"));
   ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);

@@ -15,6 +15,9 @@ Diagnostic RunFailedCheck::report(const RunRecord& run) const {
   std::string message = run.project + ": the run on " + run.platform + " failed: " + stage;
   std::string exception = exceptionText(run, true);
   if (!exception.empty()) message += ": " + exception;
+  // A multi-line compile failure (ptoas, codegen) names its reason below the first line.
+  std::string clause = compilerErrorClause(mapRunPaths(run, r.exception_message));
+  if (!clause.empty() && exception.find(clause) == std::string::npos) message += " " + clause;
   auto [file, line] = tracebackLocation(run);
   Diagnostic d = makeDiagnostic(ruleId(), file, line, 0, std::move(message));
   if (!r.traceback.empty()) {
