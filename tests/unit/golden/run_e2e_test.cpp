@@ -93,6 +93,7 @@ TEST(RunEndToEnd, RowSoftmaxPassesAndAWrongReductionIsReportedOnTheSimulator) {
   test::TempDir ws;
   ws.write(".git/HEAD", "ref: refs/heads/main\n");
   fs::path port = fs::path(test::sourceDir()) / "projects" / "row_softmax";
+  fs::create_directories(ws / "projects");  // fs::copy makes the folder it copies to, not its parents
   fs::copy(port, ws / "projects/row_softmax", fs::copy_options::recursive);
   fs::copy(port, ws / "projects/row_softmax_wrong", fs::copy_options::recursive);
   // The wrong port sums the inputs instead of their exponentials.
@@ -116,7 +117,9 @@ TEST(RunEndToEnd, RowSoftmaxPassesAndAWrongReductionIsReportedOnTheSimulator) {
   const auto& out = b["golden"][0]["outputs"][0];
   EXPECT_EQ(out["name"], "out");
   EXPECT_EQ(out["verdict"], "mismatch") << bad.out;
-  EXPECT_GT(out["mismatch_share"].get<double>(), 0.5) << bad.out;
+  // Logits are scaled by 8, so most probabilities are ~0 either way and within ATOL: on a2a3sim 14 % of
+  // the elements differ (every row's large entries), not most of them.
+  EXPECT_GT(out["mismatch_share"].get<double>(), 0.05) << bad.out;
   EXPECT_GT(out["max_abs_err"].get<double>(), 1e-3) << bad.out;
   bool named = false;
   for (const auto& d : b["diagnostics"])
