@@ -4,7 +4,10 @@ a [TOKENS, INTER] BF16, w [HIDDEN, INTER] BF16 in nn.Linear's [out, in] layout, 
 HIDDEN] FP32. One cube-only task per D_TILE output columns, all TOKENS rows at once (M_TILE =
 TOKENS: every weight byte is read from GM once): a pl.pipeline K loop of K_TILE = 256 (512 B per
 operand row) with `if k0 == 0: matmul else matmul_acc` into one [M_TILE, D_TILE] FP32 Acc tile,
-stored from Acc straight into the caller's view of y (no vector core, no cast).
+stored from Acc straight into y at column d0 (no vector core, no cast). The store names y and the
+offset itself: a `pl.slice` of y's columns assembled into from inside the scope got the dense
+strides of its own [128, 64] shape from PyPTO e2d0f78 and wrote most blocks to the wrong rows (99.6 %
+of y wrong on a2a3sim and a5sim); stored at the offset, y matches the golden on both.
 
 Pipeline depth 1: with stage=2 at these tiles the compiler reports that a second [128, 128] Left
 buffer does not fit (PH-MR-001) and then stops with an internal MemoryReuse error ("cannot
@@ -33,7 +36,6 @@ def matmul_bt(
 ):
     for db in pl.parallel(HIDDEN // D_TILE):
         d0 = db * D_TILE
-        y_block = pl.slice(y, [M_TILE, D_TILE], [0, d0])
         with pl.at(level=pl.Level.CORE_GROUP, name_hint="matmul_bt"):
             acc = pl.create_tensor([M_TILE, D_TILE], dtype=pl.FP32)
             for kb in pl.pipeline(INTER // K_TILE, stage=1):
@@ -44,7 +46,7 @@ def matmul_bt(
                     acc = pl.matmul(a_chunk, w_chunk, b_trans=True, out_dtype=pl.FP32)
                 else:
                     acc = pl.matmul_acc(acc, a_chunk, w_chunk, b_trans=True)
-            y_block = pl.assemble(y_block, acc, [0, 0])
+            y[0:M_TILE, d0 : d0 + D_TILE] = acc
     return y
 
 
