@@ -7,6 +7,7 @@
 #include "lint/dsl/matmul_acc_without_matmul_check.h"
 #include "lint/dsl/matmul_k_loop_check.h"
 #include "lint/dsl/missing_annotation_check.h"
+#include "lint/dsl/strided_view_to_kernel_check.h"
 #include "lint/dsl/mixed_kernel_styles_check.h"
 #include "lint/dsl/parallel_loop_in_incore_check.h"
 #include "lint/dsl/pipeline_outside_incore_check.h"
@@ -43,6 +44,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<MatmulAccWithoutMatmulCheck>());
     v.push_back(std::make_unique<SmallInnermostLoadCheck>());
     v.push_back(std::make_unique<MissingAnnotationCheck>());
+    v.push_back(std::make_unique<StridedViewToKernelCheck>());
     return v;
   }();
   return kChecks;
