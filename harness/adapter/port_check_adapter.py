@@ -572,7 +572,7 @@ def follow_main(options, module, found, entry: str | None, result: dict):
     kinds = {n.rsplit(".", 1)[-1]: k for n, _, k, _ in found}
     compiled = list(follower.compiled)
     if follower.failure is not None:
-        compiled.append((follower.failure[0], follower.failure[2]))
+        compiled.append((follower.failure[0], follower.failure[2] or options.out_dir))
     if entry:
         compiled = [(label, folder) for label, folder in compiled if label.split("#", 1)[0] == entry]
     if compiled:

@@ -465,8 +465,11 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
       line = frame->second;
     }
     Diagnostic* d = diag("COMP906", who + ": loading the program failed: " + exception,
-                         "fix the error in the module; port-check imports every top-level .py file of pypto_src "
-                         "(golden.py first) before it compiles",
+                         target.program_file
+                             ? "fix the error in the module, or put the folders it imports from on PYTHONPATH "
+                               "(port-check keeps the caller's, after PyPTO's)"
+                             : "fix the error in the module; port-check imports every top-level .py file of "
+                               "pypto_src (golden.py first) before it compiles",
                          file, line);
     if (!a.traceback.empty()) d->notes.push_back({"", 0, 0, "traceback:\n" + logTail(a.traceback, 8)});
     o.cacheable = true;
