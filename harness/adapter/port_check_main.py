@@ -18,6 +18,7 @@ build_tensor_specs / signatures when the block compiled nothing.
 
 from __future__ import annotations
 
+import __future__
 import ast
 import copy
 import dataclasses
@@ -241,7 +242,15 @@ class MainFollower:
     def run(self) -> None:
         """Runs the block. Exceptions other than compile failures that end it after a compile are
         kept in `stopped`; the rest propagate (a failure before anything compiled is the caller's)."""
-        code = compile(ast.Module(body=self.block.body, type_ignores=[]), self.path, "exec")
+        # The block compiles with the module's own `from __future__` imports.
+        flags = 0
+        for node in self.tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                for alias in node.names:
+                    feature = getattr(__future__, alias.name, None)
+                    flags |= getattr(feature, "compiler_flag", 0)
+        code = compile(ast.Module(body=self.block.body, type_ignores=[]), self.path, "exec", flags=flags,
+                       dont_inherit=True)
         globals_ = self.module.__dict__
         saved_name, saved_argv, saved_cwd = globals_.get("__name__"), sys.argv, os.getcwd()
         # A scratch working folder: whatever the block writes stays out of the user's tree.
