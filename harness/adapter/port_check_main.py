@@ -61,14 +61,13 @@ def documented_argv(tree: ast.Module, platform: str) -> list[str]:
 
 
 def holders(attr: str, obj) -> list:
-    """Every loaded module whose `attr` is `obj`."""
+    """Every loaded module whose namespace binds `attr` to `obj` (read from its __dict__, so no lazy
+    module's __getattr__ runs)."""
     found = []
     for mod in list(sys.modules.values()):
-        try:
-            if mod is not None and getattr(mod, attr, None) is obj:
-                found.append(mod)
-        except Exception:  # noqa: BLE001, S112 - a lazy module that raises on lookup holds nothing
-            continue
+        namespace = getattr(mod, "__dict__", None)
+        if isinstance(namespace, dict) and namespace.get(attr) is obj:
+            found.append(mod)
     return found
 
 
