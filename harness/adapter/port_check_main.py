@@ -11,8 +11,9 @@ one output folder per program) while nothing is dispatched:
 - pypto-lib's `golden.run` / `golden.run_jit` run with `compile_only=True`;
 - `CompiledProgram.__call__` and `pypto.runtime.execute_compiled` do nothing.
 
-An exception the block raises after something was compiled (an assertion on outputs that were
-never computed) ends the block, not the compile. The caller (port_check_adapter.run) falls back to
+The block's own assert statements are left out (as under `python -O`): they check outputs that were
+never computed. An exception the block raises after something was compiled (a check in a helper
+function) ends the block, not the compile. The caller (port_check_adapter.run) falls back to
 build_tensor_specs / signatures when the block compiled nothing.
 """
 
@@ -248,8 +249,10 @@ class MainFollower:
                 for alias in node.names:
                     feature = getattr(__future__, alias.name, None)
                     flags |= getattr(feature, "compiler_flag", 0)
+        # Without asserts (as under `python -O`): the block's asserts check outputs that were never
+        # computed, and one would end the block before the programs after it compile.
         code = compile(ast.Module(body=self.block.body, type_ignores=[]), self.path, "exec", flags=flags,
-                       dont_inherit=True)
+                       dont_inherit=True, optimize=1)
         globals_ = self.module.__dict__
         saved_name, saved_argv, saved_cwd = globals_.get("__name__"), sys.argv, os.getcwd()
         # A scratch working folder: whatever the block writes stays out of the user's tree.
