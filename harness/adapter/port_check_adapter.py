@@ -558,7 +558,6 @@ def follow_main(options, module, found, entry: str | None, result: dict):
     result["ptoas_path"] = ptoas or ""
     follower = MainFollower(module, path, tree, block, options, ptoas, [(n, o, k) for n, o, k, _ in found],
                             os.path.dirname(os.path.abspath(options.out_dir)))
-    result["main_argv"] = " ".join(follower.argv[1:])
     result["phase"] = "compile"
     started = time.monotonic()
     try:
@@ -569,6 +568,7 @@ def follow_main(options, module, found, entry: str | None, result: dict):
     except BaseException as exc:  # noqa: BLE001 - the block failed before compiling anything
         early = exc
     result["seconds_compile"] = f"{time.monotonic() - started:.3f}"
+    result["main_argv"] = " ".join(follower.argv[1:])
     kinds = {n.rsplit(".", 1)[-1]: k for n, _, k, _ in found}
     compiled = list(follower.compiled)
     if follower.failure is not None:

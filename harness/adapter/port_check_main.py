@@ -240,6 +240,19 @@ class MainFollower:
     # -- running -----------------------------------------------------------------------------------
 
     def run(self) -> None:
+        """Runs the block; when its argparse rejects `-p a2a3sim` (choices a2a3 / a5 only, pypto-lib's
+        models) before anything compiled, once more with the device name: nothing is dispatched, and
+        every compile still gets port-check's platform."""
+        try:
+            self.run_once()
+        except SystemExit as exc:
+            platform = self.argv[-1] if len(self.argv) == 3 else ""
+            if exc.code != 2 or self.compiled or self.failure or not platform.endswith("sim"):
+                raise
+            self.argv[-1] = platform[: -len("sim")]
+            self.run_once()
+
+    def run_once(self) -> None:
         """Runs the block. Exceptions other than compile failures that end it after a compile are
         kept in `stopped`; the rest propagate (a failure before anything compiled is the caller's)."""
         # The block compiles with the module's own `from __future__` imports.

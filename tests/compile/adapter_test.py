@@ -368,6 +368,12 @@ class FollowMainTest(AdapterCase):
         self.assertEqual(data["main_argv"], "-p a5sim")
         self.assertEqual(self.compiled_in("scale_rows")["platform"], "a5sim")
 
+    def test_a_platform_choice_without_sim_gets_the_device_name(self):
+        path = self.write("models/pair.py", TWO_PROGRAMS.replace('choices=["a2a3sim", "a5sim"]', 'choices=["a2a3", "a5"]'))
+        _, data, _ = self.run_adapter("--program-file", path, env=self.lib())
+        self.assertEqual(data["main_argv"], "-p a2a3")
+        self.assertEqual(self.compiled_in("add_rows")["platform"], "a2a3sim", "the compile is still port-check's")
+
     def test_entry_in_the_file_keeps_one_of_the_programs_main_compiles(self):
         path = self.write("models/pair.py", 'ENTRY = "scale_rows"\n' + TWO_PROGRAMS)
         _, data, _ = self.run_adapter("--program-file", path, env=self.lib())
