@@ -29,6 +29,8 @@ import time
 import traceback
 import types
 
+from port_check_main import MARKER, MainFollower, main_block, safe_name
+
 ADAPTER_VERSION = "1"
 RESULT_SCHEMA = "port-check-adapter-result/1"
 
@@ -142,11 +144,13 @@ def load_module(path: str, name: str) -> types.ModuleType:
 
 
 def install_golden_shim(start_dir: str) -> None:
-    """pypto-lib programs import TensorSpec/ScalarSpec from pypto-lib's `golden` package.
+    """pypto-lib programs import TensorSpec/ScalarSpec (and run/run_jit) from pypto-lib's `golden` package.
 
-    Use the real package when an ancestor folder holds golden/__init__.py; otherwise provide a
-    minimal stand-in so a program file can be compiled on its own.
+    Use the one the caller's PYTHONPATH provides, else the one in an ancestor folder holding
+    golden/__init__.py, else a minimal stand-in (enough to compile; its run/run_jit compile only).
     """
+    if importlib.util.find_spec("golden") is not None:
+        return
     folder = os.path.abspath(start_dir)
     while True:
         if os.path.isfile(os.path.join(folder, "golden", "__init__.py")):
@@ -158,7 +162,7 @@ def install_golden_shim(start_dir: str) -> None:
             break
         folder = parent
     shim = types.ModuleType("golden")
-    shim.__doc__ = "port-check stand-in for pypto-lib's golden package (TensorSpec, ScalarSpec only)"
+    shim.__doc__ = "port-check stand-in for pypto-lib's golden package (TensorSpec, ScalarSpec; run/run_jit compile only)"
 
     class TensorSpec:  # noqa: D401 - mirrors pypto-lib's dataclass fields
         def __init__(self, name, shape, dtype, init_value=None, is_output=False, resident=None):
@@ -169,11 +173,29 @@ def install_golden_shim(start_dir: str) -> None:
         def __init__(self, name, dtype, value):
             self.name, self.dtype, self.value = name, dtype, value
 
-    def _not_here(*_args, **_kwargs):
-        raise RuntimeError("port-check's stand-in `golden` package cannot run programs; only compile")
+    class RunResult:
+        passed, error, work_dir = True, None, None
 
-    shim.TensorSpec, shim.ScalarSpec = TensorSpec, ScalarSpec
-    shim.run = shim.run_jit = _not_here
+    def run_jit(fn, specs, golden_fn=None, golden_data=None, compile_cfg=None, runtime_cfg=None, *_args, **_kwargs):
+        import torch  # noqa: PLC0415
+        from pypto.runtime import RunConfig  # noqa: PLC0415
+
+        args = [scalar_value(s.value) if getattr(s, "shape", None) is None
+                else torch.empty(list(s.shape), dtype=torch_dtype(s.dtype, torch)) for s in specs]
+        cfg = dict(compile_cfg or {})
+        if (runtime_cfg or {}).get("platform"):
+            cfg["platform"] = runtime_cfg["platform"]
+        fn.compile(*args, config=RunConfig(**cfg))
+        return RunResult()
+
+    def run(program, specs, golden_fn=None, golden_data=None, compile_cfg=None, runtime_cfg=None, *_args, **_kwargs):
+        from pypto import ir  # noqa: PLC0415
+
+        ir.compile(program, **dict(compile_cfg or {}))
+        return RunResult()
+
+    shim.TensorSpec, shim.ScalarSpec, shim.RunResult = TensorSpec, ScalarSpec, RunResult
+    shim.run, shim.run_jit = run, run_jit
     shim.__port_check_shim__ = True
     sys.modules["golden"] = shim
 
@@ -201,7 +223,9 @@ def candidates_in(module: types.ModuleType, jit_type: type | None, program_type:
     return found
 
 
-def choose_program(modules: list[types.ModuleType], entry: str | None, result: dict):
+def find_candidates(modules: list[types.ModuleType], result: dict) -> list[tuple[str, object, str, str]]:
+    """(display name, object, kind, module) of every program the modules define; display names are
+    module-qualified when two modules define the same name (ENTRY may use either form)."""
     from pypto import ir  # noqa: PLC0415
     from pypto.jit.decorator import JITFunction  # noqa: PLC0415
 
@@ -214,13 +238,18 @@ def choose_program(modules: list[types.ModuleType], entry: str | None, result: d
                 seen.add(id(obj))
                 found.append((name, obj, kind, module.__name__))
     plain = [name for name, _, _, _ in found]
-    # Module-qualified when two modules define the same name; ENTRY may use either form.
-    names = [f"{mod}.{name}" if plain.count(name) > 1 else name for name, _, _, mod in found]
-    result["candidates"] = ", ".join(names)
+    named = [(f"{mod}.{name}" if plain.count(name) > 1 else name, obj, kind, mod) for name, obj, kind, mod in found]
+    result["candidates"] = ", ".join(n for n, _, _, _ in named)
+    return named
+
+
+def choose_program(found: list[tuple[str, object, str, str]], entry: str | None, several_ok: bool = False):
+    """The programs to compile: ENTRY's, else the only one, else (a program file) all of them."""
+    names = [n for n, _, _, _ in found]
     if entry:
         for name, obj, kind, mod in found:
-            if entry in (name, f"{mod}.{name}"):
-                return name, obj, kind
+            if entry in (name, f"{mod}.{name}", name.rsplit(".", 1)[-1]):
+                return [(name.rsplit(".", 1)[-1], obj, kind)]
         raise AdapterError(
             "no_program",
             f"ENTRY names '{entry}', but no @pl.jit entry or @pl.program class of that name was found"
@@ -228,14 +257,13 @@ def choose_program(modules: list[types.ModuleType], entry: str | None, result: d
         )
     if not found:
         raise AdapterError("no_program", "no @pl.jit entry function or @pl.program class was found")
-    if len(found) > 1:
+    if len(found) > 1 and not several_ok:
         raise AdapterError(
             "ambiguous_program",
             f"{len(found)} programs found ({', '.join(names)}); set ENTRY = \"<name>\" in golden.py "
             "to say which one is compiled",
         )
-    name, obj, kind, _ = found[0]
-    return name, obj, kind
+    return [(name, obj, kind) for name, obj, kind, _ in found]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -287,7 +315,8 @@ def scalar_value(value):
 
 
 def call_flexibly(fn, params):
-    """Calls fn() or fn(params), whichever its signature takes."""
+    """Calls fn with its defaults (fn()), or with the case params: by name when they cover its
+    required parameters, else fn(params) when it takes one."""
     try:
         parameters = [
             p for p in inspect.signature(fn).parameters.values()
@@ -295,7 +324,19 @@ def call_flexibly(fn, params):
         ]
     except (TypeError, ValueError):
         parameters = []
-    return fn(params) if parameters else fn()
+    if not parameters:
+        return fn()
+    names = [p.name for p in parameters]
+    if isinstance(params, dict) and params and set(names) <= set(params) and all(
+            p.kind == p.POSITIONAL_OR_KEYWORD for p in parameters):
+        return fn(**{n: params[n] for n in names})
+    if len(parameters) == 1:
+        return fn(params)
+    raise AdapterError(
+        "spec_error",
+        f"{getattr(fn, '__name__', 'build_tensor_specs')}() needs {', '.join(names)}, and no ALL_CASES/DEFAULT_CASE "
+        "gives them: give them defaults, or let the file's __main__ call it",
+    )
 
 
 def default_params(module):
@@ -319,12 +360,13 @@ def entry_arguments(entry, spec_module, result: dict):
     if builder is None and inputs is None:
         result["specs_source"] = "signature"
         return None
-    import torch  # noqa: PLC0415
-
     values: list[tuple[str, object]] = []
     if builder is not None:
         result["specs_source"] = "build_tensor_specs"
         specs = call_flexibly(builder, default_params(spec_module))
+    import torch  # noqa: PLC0415
+
+    if builder is not None:
         for spec in specs or []:
             name, shape, dtype, value, is_scalar = spec_fields(spec)
             if is_scalar:
@@ -442,30 +484,132 @@ def run(options, result: dict) -> int:
                 entry = getattr(entry, "__name__", None) or str(entry)
 
     result["phase"] = "find"
-    name, obj, kind = choose_program(modules, entry, result)
-    result["program"] = name
-    result["kind"] = kind
+    found = find_candidates(modules, result)
+    if options.program_file and not entry:
+        entry = getattr(spec_module, "ENTRY", None)  # a program file may name its entry like golden.py
+        if entry is not None and not isinstance(entry, str):
+            entry = getattr(entry, "__name__", None) or str(entry)
 
     if options.mode == "run":  # simulator run + golden comparison: port_check_run.py, docs/run-stage.md
         import port_check_run  # noqa: PLC0415
 
+        [(name, obj, kind)] = choose_program(found, entry)
+        result["program"] = name
+        result["kind"] = kind
         helpers = {"torch_dtype": torch_dtype, "scalar_value": scalar_value, "compile_program": compile_program,
                    "ptoas_binary": ptoas_binary}
         return port_check_run.execute(options, result, name, obj, kind, spec_module, helpers)
 
-    args = None
-    if kind == "jit":
-        result["phase"] = "specs"
-        args = entry_arguments(obj, spec_module, result)
+    main_note = ""
+    if options.program_file:
+        outcome = follow_main(options, modules[0], found, entry, result)
+        if isinstance(outcome, int):
+            return outcome
+        main_note = outcome
 
-    result["phase"] = "compile"
-    result["output_dir"] = options.out_dir
+    chosen = choose_program(found, entry, several_ok=bool(options.program_file))
+    several = len(chosen) > 1
+    notes = [main_note] if main_note else []
+    if several:
+        notes.append(f"{len(chosen)} programs ({', '.join(n for n, _, _ in chosen)}) and no __main__ that says "
+                     "which to compile: each is compiled on its own; set ENTRY = \"<name>\" in the file to "
+                     "compile one")
+    if notes:
+        result["choice_note"] = "; ".join(notes)
+    programs: list[str] = []
     started = time.monotonic()
-    compile_program(kind, obj, args, options.platform, options.out_dir, result)
+    for name, obj, kind in chosen:
+        result["program"] = name
+        result["kind"] = kind
+        out_dir = os.path.join(options.out_dir, safe_name(name)) if several else options.out_dir
+        result["output_dir"] = out_dir
+        if several:
+            programs.append(f"{name}\t{out_dir}")
+            result["programs"] = "\n".join(programs)
+            print(f"{MARKER} {name} into {out_dir}", file=sys.stderr, flush=True)
+        args = None
+        if kind == "jit":
+            result["phase"] = "specs"
+            args = entry_arguments(obj, spec_module, result)
+        result["phase"] = "compile"
+        compile_program(kind, obj, args, options.platform, out_dir, result)
+    if several:
+        result["program"], result["output_dir"] = chosen[0][0], os.path.join(options.out_dir, safe_name(chosen[0][0]))
     result["seconds_compile"] = f"{time.monotonic() - started:.3f}"
     result["phase"] = "done"
     result["status"] = "ok"
     return 0
+
+
+def follow_main(options, module, found, entry: str | None, result: dict):
+    """Compiles what the file's __main__ compiles (port_check_main.py). Returns the exit status when
+    that settled the outcome, else a note saying why the file is compiled without it ("" when it
+    has no __main__)."""
+    import ast  # noqa: PLC0415
+
+    path = os.path.abspath(options.program_file)
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), filename=path)
+    block = main_block(tree)
+    if block is None:
+        return ""
+    ptoas = ptoas_binary()
+    result["ptoas"] = "ran" if ptoas else "skipped"
+    result["ptoas_path"] = ptoas or ""
+    follower = MainFollower(module, path, tree, block, options, ptoas, [(n, o, k) for n, o, k, _ in found],
+                            os.path.dirname(os.path.abspath(options.out_dir)))
+    result["phase"] = "compile"
+    started = time.monotonic()
+    try:
+        follower.run()
+        early = None
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - the block failed before compiling anything
+        early = exc
+    result["seconds_compile"] = f"{time.monotonic() - started:.3f}"
+    result["main_argv"] = " ".join(follower.argv[1:])
+    kinds = {n.rsplit(".", 1)[-1]: k for n, _, k, _ in found}
+    compiled = list(follower.compiled)
+    if follower.failure is not None:
+        compiled.append((follower.failure[0], follower.failure[2] or options.out_dir))
+    if entry:
+        compiled = [(label, folder) for label, folder in compiled if label.split("#", 1)[0] == entry]
+    if compiled:
+        result["specs_source"] = "__main__"
+        result["programs"] = "\n".join(f"{label}\t{folder}" for label, folder in compiled)
+        name = follower.failure[0] if follower.failure is not None else compiled[0][0]
+        result["program"] = name
+        result["kind"] = kinds.get(name.split("#", 1)[0], "jit")
+        result["output_dir"] = dict(compiled)[name] if name in dict(compiled) else compiled[0][1]
+        done = {label.split("#", 1)[0] for label, _ in compiled}
+        missing = [n for n in kinds if n not in done]
+        if follower.stopped is not None:
+            stopped = f"{type_name(type(follower.stopped))}: {follower.stopped}".strip()
+            result["main_stopped"] = stopped
+            if missing and follower.failure is None:
+                result["choice_note"] = (
+                    f"the file's __main__ stopped ({stopped.splitlines()[0][:200]}) after compiling "
+                    f"{', '.join(label for label, _ in compiled)}; {', '.join(missing)} "
+                    f"{'was' if len(missing) == 1 else 'were'} not compiled: set ENTRY = \"<name>\" in the file "
+                    "to compile one of them from its build_tensor_specs or signature")
+        if follower.failure is not None:
+            report_exception(result, follower.failure[1], "compile_error")
+            return 1
+        result["phase"] = "done"
+        result["status"] = "ok"
+        return 0
+    if follower.failure is not None and not entry:
+        result["program"] = follower.failure[0]
+        report_exception(result, follower.failure[1], "compile_error")
+        return 1
+    if early is not None:
+        first = f"{type_name(type(early))}: {early}".strip().splitlines()[0][:200]
+        return (f"the file's __main__ ({' '.join(['python', os.path.basename(path), *follower.argv[1:]])}) "
+                f"stopped before compiling anything ({first}); compiled from build_tensor_specs or the "
+                "signature instead")
+    return ("the file's __main__ compiled nothing" + (f" named {entry}" if entry else "")
+            + "; compiled from build_tensor_specs or the signature instead")
 
 
 def workspace_imports(options) -> str:

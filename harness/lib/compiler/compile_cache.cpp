@@ -24,9 +24,10 @@ namespace {
 
 constexpr int kCacheSchema = 1;
 
-// Environment variables PyPTO reads while compiling (pypto-compiler-interface.md §7).
+// Environment variables PyPTO reads while compiling (pypto-compiler-interface.md §7), and the
+// caller's PYTHONPATH (which golden/ harness and which helper modules a program file imports).
 constexpr const char* kCompileEnvironment[] = {
-    "PTOAS_ROOT", "PYPTO_LOG_LEVEL", "PYPTO_VERIFY_LEVEL", "PYPTO_WARNING_LEVEL", "PYPTO_EMIT_PTO_LOC",
+    "PYTHONPATH", "PTOAS_ROOT", "PYPTO_LOG_LEVEL", "PYPTO_VERIFY_LEVEL", "PYPTO_WARNING_LEVEL", "PYPTO_EMIT_PTO_LOC",
     "PTO_BACKTRACE", "PYPTO_COMPILE_PROFILING", "PYPTO_EMIT_DEBUG_RUNNER"};
 
 std::string stamp(const fs::path& p) { return fileStamp(p).value_or("-"); }

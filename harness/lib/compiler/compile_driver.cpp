@@ -176,10 +176,23 @@ std::optional<fs::path> installAdapter(const fs::path& cache_root, std::string& 
   return script;
 }
 
+std::string searchPath(const std::vector<std::string>& folders) {
+  std::string out;
+  for (const std::string& f : folders)
+    if (!f.empty()) out += (out.empty() ? "" : ":") + f;
+  return out;
+}
+
+std::string callerPythonPath(const std::map<std::string, std::string>& base) {
+  auto it = base.find("PYTHONPATH");
+  return it == base.end() ? std::string() : it->second;
+}
+
 std::map<std::string, std::string> adapterEnvironment(const std::map<std::string, std::string>& base,
                                                       const Toolchain& toolchain) {
   std::map<std::string, std::string> env = base;
-  env["PYTHONPATH"] = (toolchain.pypto_root / "python").string();
+  // PyPTO first, then whatever the caller's path holds (pypto-lib's root for its golden/ harness).
+  env["PYTHONPATH"] = searchPath({(toolchain.pypto_root / "python").string(), callerPythonPath(base)});
   env["NO_COLOR"] = "1";
   env["PYTHONUNBUFFERED"] = "1";
   env["PYTHONDONTWRITEBYTECODE"] = "1";
@@ -245,6 +258,40 @@ bool readAdapterResult(const std::string& text, AdapterResult& r, std::string& e
     else r.extra[k] = v;
   }
   return true;
+}
+
+std::vector<CompiledProgram> compiledPrograms(const AdapterResult& result, const std::string& log) {
+  static constexpr std::string_view kMarker = "[port-check] compiling ";
+  std::vector<CompiledProgram> programs;
+  std::vector<std::pair<std::string, std::string>> marked;  // (name, folder) of each log line
+  std::vector<std::string> parts(1);
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    std::string_view text(line);
+    if (text.substr(0, kMarker.size()) == kMarker) {
+      std::string_view rest = text.substr(kMarker.size());
+      if (auto into = rest.rfind(" into "); into != std::string_view::npos) {
+        marked.emplace_back(std::string(rest.substr(0, into)), std::string(rest.substr(into + 6)));
+        if (marked.size() > 1) parts.emplace_back();
+      }
+    }
+    parts.back() += line + "\n";
+  }
+  if (auto it = result.extra.find("programs"); result.present && it != result.extra.end()) {
+    std::istringstream lines(it->second);
+    for (std::string line; std::getline(lines, line);) {
+      auto tab = line.find('\t');
+      if (tab == std::string::npos) continue;
+      programs.push_back({line.substr(0, tab), std::filesystem::path(line.substr(tab + 1)), {}});
+    }
+  } else if (!result.present) {
+    for (const auto& [name, folder] : marked) programs.push_back({name, std::filesystem::path(folder), {}});
+  }
+  // Log parts go with the programs when the lines and the list agree; otherwise each gets the whole log.
+  bool aligned = marked.size() == programs.size();
+  for (std::size_t i = 0; i < programs.size() && aligned; ++i) aligned = marked[i].first == programs[i].name;
+  for (std::size_t i = 0; i < programs.size(); ++i) programs[i].log = aligned ? parts[i] : log;
+  return programs;
 }
 
 namespace {
@@ -418,8 +465,11 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
       line = frame->second;
     }
     Diagnostic* d = diag("COMP906", who + ": loading the program failed: " + exception,
-                         "fix the error in the module; port-check imports every top-level .py file of pypto_src "
-                         "(golden.py first) before it compiles",
+                         target.program_file
+                             ? "fix the error in the module, or put the folders it imports from on PYTHONPATH "
+                               "(port-check keeps the caller's, after PyPTO's)"
+                             : "fix the error in the module; port-check imports every top-level .py file of "
+                               "pypto_src (golden.py first) before it compiles",
                          file, line);
     if (!a.traceback.empty()) d->notes.push_back({"", 0, 0, "traceback:\n" + logTail(a.traceback, 8)});
     o.cacheable = true;
@@ -431,8 +481,12 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
     o.cacheable = true;
   } else if (status == "spec_error") {
     diag("COMP908", who + ": the tensor specs for the @pl.jit entry are unusable: " + exception,
-         "build_tensor_specs() (or generate_inputs()) in golden.py must return one spec per entry parameter, "
-         "named like the parameters (docs/compile-adapter.md)");
+         target.program_file
+             ? "call the entry from the file's __main__ (port-check compiles what that call compiles), or make "
+               "build_tensor_specs() return one spec per entry parameter with defaults for its own parameters "
+               "(docs/compile-adapter.md)"
+             : "build_tensor_specs() (or generate_inputs()) in golden.py must return one spec per entry parameter, "
+               "named like the parameters (docs/compile-adapter.md)");
     o.cacheable = true;
   } else if (status == "toolchain_error") {
     diag("COMP909",
@@ -449,7 +503,14 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
                          "this is a port-check bug: report it with the log below");
     addTail(d);
   }
-  (void)extra;
+  // The adapter compiled, but could not follow the file's __main__ to choose (docs/compile-adapter.md §1).
+  if (std::string note = extra("choice_note"); !note.empty()) {
+    diag("COMP910", who + ": " + note,
+         "to compile one program, set ENTRY = \"<name>\" in the file; to compile what the author compiles, let "
+         "`python " + (target.program_file ? target.program_file->filename().string() : std::string("program.py")) +
+             " -p PLATFORM` run without a device (port-check follows the file's __main__ and dispatches nothing; "
+             "docs/compile-adapter.md)");
+  }
   return o;
 }
 

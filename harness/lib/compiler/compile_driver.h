@@ -50,11 +50,17 @@ std::optional<std::filesystem::path> installAdapter(const std::filesystem::path&
 // Content hash of the embedded adapter files (part of the cache key).
 std::string adapterContentHash();
 
-// The environment the adapter runs in: `base` with PYTHONPATH=<pypto>/python, NO_COLOR=1,
+// The environment the adapter runs in: `base` with <pypto>/python put before the caller's
+// PYTHONPATH (kept: programs import pypto-lib's golden/ through it), NO_COLOR=1,
 // PYTHONUNBUFFERED=1, PYTHONDONTWRITEBYTECODE=1, FORCE_COLOR and an invalid PTO_BACKTRACE removed.
 // PTOAS_ROOT, PATH and PYPTO_LOG_LEVEL pass through unchanged.
 std::map<std::string, std::string> adapterEnvironment(const std::map<std::string, std::string>& base,
                                                       const Toolchain& toolchain);
+
+// The folders joined with ':', empty ones left out.
+std::string searchPath(const std::vector<std::string>& folders);
+// The caller's PYTHONPATH in `base` ("" when unset).
+std::string callerPythonPath(const std::map<std::string, std::string>& base);
 
 // `name` with every character other than [A-Za-z0-9_-] replaced by '_'; `fallback` when empty.
 std::string safeFolderName(std::string_view name, std::string_view fallback);
@@ -65,6 +71,20 @@ std::filesystem::path compileWorkDir(const std::filesystem::path& cache_root, co
 
 // Reads the adapter's result file. Returns false (and says why) when it is not valid result JSON.
 bool readAdapterResult(const std::string& text, AdapterResult& result, std::string& error);
+
+// One program a compile produced: the adapter compiles every program a file's __main__ compiles,
+// each into a folder of its own (docs/compile-adapter.md §1).
+struct CompiledProgram {
+  std::string name;               // entry or class, `name#2` for a second specialisation
+  std::filesystem::path out_dir;  // its compiler output folder
+  std::string log;                // the part of the compile log written while it compiled
+};
+
+// The programs of a compile in the order they were compiled: the result's `programs` field, else
+// (the process died before writing its result) the adapter's "[port-check] compiling" log lines.
+// Empty for the one-program layout (the output folder itself). Each gets its part of the log:
+// from its log line to the next (the first also gets what came before).
+std::vector<CompiledProgram> compiledPrograms(const AdapterResult& result, const std::string& log);
 
 struct DriverOutcome {
   CompileRecord record;

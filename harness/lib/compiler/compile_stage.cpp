@@ -74,10 +74,30 @@ CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const
   o.out_dir = d.record.out_dir_display;
   o.compile_seconds = d.seconds;
   if (d.analyze) {
-    CompileAnalysis a = analyzeCompile(d.record, platform, analysis_options);
-    o.succeeded = a.succeeded && o.diagnostics.empty() && o.status == "ok";
-    for (Diagnostic& diag : a.diagnostics) o.diagnostics.push_back(std::move(diag));
-    o.sram = std::move(a.sram);
+    const bool driver_errors = std::any_of(o.diagnostics.begin(), o.diagnostics.end(),
+                                           [](const Diagnostic& x) { return x.severity == Severity::Error; });
+    o.succeeded = !driver_errors && o.status == "ok";
+    std::vector<CompiledProgram> programs = compiledPrograms(d.record.adapter, d.record.log);
+    if (programs.empty()) programs.push_back({"", d.record.out_dir, d.record.log});
+    for (const CompiledProgram& program : programs) {
+      // Each program is analysed on its own output folder and log; only the one the adapter names
+      // as failed carries the failure. With several, its rows and findings say which program.
+      CompileRecord r = d.record;
+      r.out_dir = program.out_dir;
+      r.log = program.log;
+      if (programs.size() > 1) r.project = target.name + ":" + program.name;
+      if (!program.name.empty() && r.adapter.present && r.adapter.status != "ok" && program.name != r.adapter.program) {
+        r.adapter = AdapterResult{true, "ok", "", "", "", program.out_dir.string(), program.name, {}};
+        r.exit_code = 0;
+      }
+      CompileAnalysis a = analyzeCompile(r, platform, analysis_options);
+      o.succeeded = o.succeeded && a.succeeded;
+      for (Diagnostic& diag : a.diagnostics) {
+        if (programs.size() > 1) diag.notes.push_back({"", 0, 0, "in program '" + program.name + "'"});
+        o.diagnostics.push_back(std::move(diag));
+      }
+      for (SramRow& row : a.sram) o.sram.push_back(std::move(row));
+    }
   }
   for (SramRow& r : o.sram)
     if (r.project.empty()) r.project = target.name;

@@ -36,11 +36,13 @@ std::map<std::string, std::string> runEnvironment(const std::map<std::string, st
   if (auto it = base.find("SIMPLER_ROOT"); it != base.end() && !it->second.empty()) simpler = it->second;
   else if (std::error_code ec; fs::is_directory(toolchain.pypto_root / "runtime" / "simpler_setup", ec))
     simpler = toolchain.pypto_root / "runtime";
+  std::vector<std::string> path = {(toolchain.pypto_root / "python").string()};
   if (!simpler.empty()) {
-    std::string& path = env["PYTHONPATH"];
-    path += ":" + simpler.string();
-    if (std::error_code ec; fs::is_directory(simpler / "python", ec)) path += ":" + (simpler / "python").string();
+    path.push_back(simpler.string());
+    if (std::error_code ec; fs::is_directory(simpler / "python", ec)) path.push_back((simpler / "python").string());
   }
+  path.push_back(callerPythonPath(base));
+  env["PYTHONPATH"] = searchPath(path);
   return env;
 }
 

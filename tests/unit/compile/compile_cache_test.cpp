@@ -102,6 +102,9 @@ TEST(CompileCache, PlatformToolchainAndAnalysisOptionsAreInTheKey) {
   other.environment["PTOAS_ROOT"] = "/opt/ptoas";
   EXPECT_NE(base, compileCacheKey(t, Platform::A2A3, other, {}));
   other = c.settings;
+  other.environment["PYTHONPATH"] = "/src/pypto-lib";  // which golden/ harness and helpers a file imports
+  EXPECT_NE(base, compileCacheKey(t, Platform::A2A3, other, {}));
+  other = c.settings;
   other.toolchain.ptoas = "/usr/bin/true";
   EXPECT_NE(base, compileCacheKey(t, Platform::A2A3, other, {}));
 }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <set>
 
 #include "compiler/compile_driver.h"
 #include "compiler/compile_stage.h"
@@ -47,6 +48,17 @@ struct FakeWorkspace {
     t.source_root = ws / ("projects/" + name + "/pypto_src");
     t.source_root_display = "projects/" + name + "/pypto_src";
     t.display_file = t.source_root_display + "/golden.py";
+    return t;
+  }
+
+  CompileTarget programFile(const std::string& name, const std::string& mode) {
+    fs::path file = ws.write("lib/" + name + ".py", "# fake-mode: " + mode + "\n@pl.jit\n");
+    CompileTarget t;
+    t.name = name;
+    t.source_root = file.parent_path();
+    t.program_file = file;
+    t.source_root_display = "lib";
+    t.display_file = "lib/" + name + ".py";
     return t;
   }
 
@@ -182,7 +194,9 @@ TEST(CompileDriver, TheChildEnvironmentIsControlled) {
   FakeWorkspace f;
   auto o = f.run("env");
   const std::string& log = o.record.log;
-  EXPECT_NE(log.find("PYTHONPATH=" + (f.ws.path() / "pypto" / "python").string() + "\n"), std::string::npos) << log;
+  EXPECT_NE(log.find("PYTHONPATH=" + (f.ws.path() / "pypto" / "python").string() + ":/somewhere/else\n"),
+            std::string::npos)
+      << "the caller's PYTHONPATH is kept, after PyPTO's\n" << log;
   EXPECT_NE(log.find("NO_COLOR=1"), std::string::npos);
   EXPECT_NE(log.find("PTOAS_ROOT=/opt/ptoas"), std::string::npos) << "PTOAS_ROOT passes through";
   EXPECT_NE(log.find("PYPTO_LOG_LEVEL=debug"), std::string::npos) << "PYPTO_LOG_LEVEL is left alone";
@@ -232,6 +246,67 @@ TEST(AdapterResult, ReadsTheFieldsAndKeepsTheRestAsStrings) {
   EXPECT_FALSE(readAdapterResult("{\"status\": ", r, error));
   EXPECT_FALSE(readAdapterResult("[1]", r, error));
   EXPECT_FALSE(readAdapterResult("{\"program\": \"x\"}", r, error));
+}
+
+TEST(CompileDriver, TheCallersPythonPathIsExtendedNotReplaced) {
+  Toolchain toolchain;
+  toolchain.pypto_root = "/opt/pypto";
+  auto env = adapterEnvironment({{"PYTHONPATH", "/src/pypto-lib:/src/helpers"}}, toolchain);
+  EXPECT_EQ(env["PYTHONPATH"], "/opt/pypto/python:/src/pypto-lib:/src/helpers");
+  EXPECT_EQ(adapterEnvironment({}, toolchain)["PYTHONPATH"], "/opt/pypto/python");
+  EXPECT_EQ(adapterEnvironment({{"PYTHONPATH", ""}}, toolchain)["PYTHONPATH"], "/opt/pypto/python");
+}
+
+TEST(CompileDriver, ProgramsComeFromTheResultAndTheirLogFromTheAdaptersLines) {
+  AdapterResult r;
+  std::string error;
+  ASSERT_TRUE(readAdapterResult(R"({"status": "ok", "programs": "add\t/o/add\nscale#2\t/o/scale-2"})", r, error));
+  std::string log = "importing\n[port-check] compiling add into /o/add\nwarning: a\n"
+                    "[port-check] compiling scale#2 into /o/scale-2\nwarning: b\n";
+  auto programs = compiledPrograms(r, log);
+  ASSERT_EQ(programs.size(), 2u);
+  EXPECT_EQ(programs[0].name, "add");
+  EXPECT_EQ(programs[0].out_dir, fs::path("/o/add"));
+  EXPECT_EQ(programs[0].log, "importing\n[port-check] compiling add into /o/add\nwarning: a\n");
+  EXPECT_EQ(programs[1].name, "scale#2");
+  EXPECT_EQ(programs[1].log, "[port-check] compiling scale#2 into /o/scale-2\nwarning: b\n");
+  // A process that died before its result: the lines say what was being compiled.
+  programs = compiledPrograms(AdapterResult{}, log);
+  ASSERT_EQ(programs.size(), 2u);
+  EXPECT_EQ(programs[1].out_dir, fs::path("/o/scale-2"));
+  // One program in the output folder itself: no list.
+  ASSERT_TRUE(readAdapterResult(R"({"status": "ok"})", r, error));
+  EXPECT_TRUE(compiledPrograms(r, "plain log\n").empty());
+}
+
+TEST(CompileStage, EachProgramMainCompilesIsAnalysedInItsOwnFolderAndNamed) {
+  FakeWorkspace f;
+  auto target = f.programFile("pair", "two_programs");
+  bool cacheable = false;
+  CompileOutcome o = compileOnce(target, Platform::A2A3, f.settings, {}, cacheable);
+  EXPECT_TRUE(o.succeeded) << "COMP910 is a warning";
+  std::set<std::string> projects;
+  for (const SramRow& row : o.sram) projects.insert(row.project);
+  EXPECT_EQ(projects, (std::set<std::string>{"pair:first", "pair:second"}));
+  // The fixture dump uses little of its Vec space: one MEM102 per program, each saying which.
+  ASSERT_EQ(rules(o.diagnostics), (std::vector<std::string>{"COMP910", "MEM102", "MEM102"}));
+  ASSERT_FALSE(o.diagnostics[2].notes.empty());
+  EXPECT_EQ(o.diagnostics[1].notes.back().message, "in program 'first'");
+  EXPECT_EQ(o.diagnostics[2].notes.back().message, "in program 'second'");
+  EXPECT_EQ(o.diagnostics[0].severity, Severity::Warning);
+  EXPECT_NE(o.diagnostics[0].message.find("third was not compiled"), std::string::npos);
+  EXPECT_NE(o.diagnostics[0].hint.find("ENTRY"), std::string::npos);
+}
+
+TEST(CompileStage, AfterACrashTheProgramsCompiledSoFarStillGiveFigures) {
+  FakeWorkspace f;
+  bool cacheable = true;
+  CompileOutcome o = compileOnce(f.programFile("pair", "two_programs_crash"), Platform::A2A3, f.settings, {}, cacheable);
+  EXPECT_FALSE(cacheable);
+  EXPECT_EQ(rules(o.diagnostics)[0], "COMP902");
+  std::set<std::string> projects;
+  for (const SramRow& row : o.sram) projects.insert(row.project);
+  EXPECT_EQ(projects, (std::set<std::string>{"pair:first", "pair:second"}));
 }
 
 TEST(AdapterInstall, WritesTheEmbeddedAdapterOnceAndReusesIt) {

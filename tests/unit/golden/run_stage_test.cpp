@@ -65,6 +65,16 @@ std::string describe(const RunAnalysis& a) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+TEST(RunDriver, TheRuntimeGoesAfterPyptoAndBeforeTheCallersPythonPath) {
+  test::TempDir pypto;
+  pypto.write("runtime/simpler_setup/__init__.py", "");
+  Toolchain toolchain;
+  toolchain.pypto_root = pypto.path();
+  auto env = runEnvironment({{"PYTHONPATH", "/src/pypto-lib"}}, toolchain);
+  EXPECT_EQ(env["PYTHONPATH"], (pypto.path() / "python").string() + ":" + (pypto.path() / "runtime").string() +
+                                   ":/src/pypto-lib");
+}
+
 TEST(RunDriver, RunsTheAdapterInRunModeWithTheSeedAndTheRuntimeOnThePath) {
   RunWorkspace w;
   RunRecord r = runGoldenProcess(w.project("args", "args"), Platform::A2A3, w.settings);
