@@ -44,7 +44,8 @@ def layer_norm_rows(
     var: pl.Tile[[8, 1], pl.FP32] = pl.row_sum(sq, scratch)
 
     var_row = pl.reshape(var, [1, ROW_TILE])
-    inv_std_row = pl.recip(pl.sqrt(pl.add(var_row, EPS)), high_precision=True)
+    ones_row = pl.tile.full([1, ROW_TILE], dtype=pl.FP32, value=1.0)
+    inv_std_row = pl.div(ones_row, pl.sqrt(pl.add(var_row, EPS)))
     inv_std: pl.Tile[[8, 1], pl.FP32] = pl.reshape(inv_std_row, [ROW_TILE, 1])
 
     normed = pl.row_expand_mul(centered, inv_std)

@@ -1,5 +1,5 @@
 """Tests of pypto-lib/layer_norm: the LayerNorm reference, its golden and tolerances, and the
-kernel's formula (pre-scaled row sums, centred variance, recip(sqrt)) replayed in FP32 torch.
+kernel's formula (pre-scaled row sums, centred variance, 1 / sqrt) replayed in FP32 torch.
 
 Plain torch, no PyPTO build needed; exit status 77 (skipped) when torch is missing.
 Run: python3 pypto-lib/layer_norm/test_layer_norm.py

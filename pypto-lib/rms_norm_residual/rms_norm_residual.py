@@ -51,7 +51,8 @@ def rms_norm_residual_rows(
         sq_sum = pl.add(sq_sum, pl.reshape(sq_row, [1, ROW_TILE]))
 
     mean_sq = pl.add(pl.mul(sq_sum, 1.0 / HIDDEN), EPS)
-    inv_rms_row = pl.recip(pl.sqrt(mean_sq), high_precision=True)
+    ones_row = pl.tile.full([1, ROW_TILE], dtype=pl.FP32, value=1.0)
+    inv_rms_row = pl.div(ones_row, pl.sqrt(mean_sq))
     inv_rms: pl.Tile[[8, 1], pl.FP32] = pl.reshape(inv_rms_row, [ROW_TILE, 1])
 
     for hb in pl.range(HIDDEN // HIDDEN_TILE):
@@ -88,7 +89,7 @@ def rms_norm_residual_block(
 # ---------------------------------------------------------------------------------------------
 
 # BF16 outputs (unit roundoff 3.9e-3). Kernel and reference compute in FP32 from the same BF16
-# inputs; the summation order of the 4096 squares and recip(sqrt) against rsqrt move y by a few
+# inputs; the summation order of the 4096 squares and 1 / sqrt against rsqrt move y by a few
 # FP32 ULP, so a difference is a final rounding flipped at a tie: 1 BF16 ULP (7.8e-3 relative).
 # RTOL 1.6e-2 = two BF16 ULP; ATOL 1e-3 for |y| < 0.06. residual_out is one rounding of an exact
 # FP32 sum: bit-exact, or 1 ULP where the rounding modes differ at a tie.

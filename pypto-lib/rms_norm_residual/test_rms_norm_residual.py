@@ -15,7 +15,7 @@ B = load_block(pathlib.Path(__file__).resolve().parent / "rms_norm_residual.py")
 
 
 def kernel_replay(x, residual, weight):
-    """The kernel's algorithm in torch: two passes over HIDDEN_TILE chunks, FP32, recip(sqrt)."""
+    """The kernel's algorithm in torch: two passes over HIDDEN_TILE chunks, FP32, 1 / sqrt."""
     rows = x.shape[0]
     sq_sum = torch.zeros(rows, 1)
     residual_out = torch.empty_like(x)

@@ -17,7 +17,7 @@ __outputs__ = ["y", "residual_out"]
 
 # Both outputs are BF16 (unit roundoff 2^-8 = 3.9e-3). y: the kernel and the reference compute
 # in FP32 from the same BF16 inputs; the 4096-long sum of squares in a different order and
-# recip(sqrt()) against torch.rsqrt differ by a few FP32 ULP, far below one BF16 ULP, so the only
+# 1 / sqrt() against torch.rsqrt differ by a few FP32 ULP, far below one BF16 ULP, so the only
 # visible difference is a final rounding that flips at a tie: at most 1 BF16 ULP = 7.8e-3
 # relative. RTOL 1.6e-2 is two BF16 ULP (pypto's own BF16 tolerance). ATOL 1e-3 only matters for
 # |y| < 0.06, where two BF16 ULP are smaller than the FP32 noise of the normalisation.
