@@ -77,7 +77,8 @@ TEST(DoctorChecks, AMissingBuiltinsRuntimeIsTheBf16CheckAfterTheTypeIsReal) {
   ToolchainFacts f = healthyFacts();
   f.kernel_compiler.bf16_runs = false;
   f.kernel_compiler.bf16_error = "a program converting to BF16 does not link: undefined reference to `__truncsfbf2'";
-  const Check& bf16 = find(judge(f), "simulator.bf16");
+  std::vector<Check> checks = judge(f);
+  const Check& bf16 = find(checks, "simulator.bf16");
   EXPECT_EQ(bf16.state, CheckState::Missing);
   EXPECT_NE(bf16.found.find("__truncsfbf2"), std::string::npos);
   EXPECT_NE(bf16.fix.find("libclang_rt.builtins"), std::string::npos);
@@ -136,7 +137,8 @@ TEST(DoctorChecks, PtoIsaOffThePinSaysWhereAndWhich) {
   ToolchainFacts f = healthyFacts();
   f.probe["pto_isa"]["head"] = "3186c38100000000000000000000000000000000";
   f.probe["pto_isa"]["ok"] = false;
-  const Check& isa = find(judge(f), "simulator.pto_isa");
+  std::vector<Check> checks = judge(f);
+  const Check& isa = find(checks, "simulator.pto_isa");
   EXPECT_EQ(isa.state, CheckState::Missing);
   EXPECT_NE(isa.found.find("is at 3186c3810000, the pin is cd4a3d3f7a1a"), std::string::npos);
   EXPECT_NE(isa.fix.find("cd4a3d3f7a1a27fcfe536f617e9bca3008929664"), std::string::npos);
