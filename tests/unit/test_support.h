@@ -79,12 +79,10 @@ CommandResult runInProcess(Fn&& fn, std::vector<std::pair<std::string, std::stri
   return r;
 }
 
-// Runs the built port-check binary through /bin/sh in `cwd`; captures stdout (and stderr when asked).
-inline CommandResult runBinary(const std::string& args, const std::filesystem::path& cwd, bool merge_stderr = false) {
-  std::string cmd = "cd '" + cwd.string() + "' && " + std::string(PORTCHECK_BINARY) + " " + args +
-                    (merge_stderr ? " 2>&1" : " 2>/dev/null");
+// Runs `command` through /bin/sh; captures its standard output and exit status (-1 when it did not exit).
+inline CommandResult runShell(const std::string& command) {
   CommandResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
+  FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return r;
   char buf[4096];
   size_t n;
@@ -92,6 +90,12 @@ inline CommandResult runBinary(const std::string& args, const std::filesystem::p
   int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+// Runs the built port-check binary through /bin/sh in `cwd`; captures stdout (and stderr when asked).
+inline CommandResult runBinary(const std::string& args, const std::filesystem::path& cwd, bool merge_stderr = false) {
+  return runShell("cd '" + cwd.string() + "' && " + std::string(PORTCHECK_BINARY) + " " + args +
+                  (merge_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 // CommonOptions for a workspace folder.

@@ -3,7 +3,6 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
-#include "core/atomic_file.h"
 #include "doctor/doctor_checks.h"
 #include "doctor/doctor_probes.h"
 #include "doctor/doctor_report.h"
@@ -65,17 +64,7 @@ int runDoctor(const CommonOptions& options, const DoctorOptions& doctor_options,
   }
 
   std::string text = options.format == Format::Json ? doctor::doctorJson(report) : doctor::doctorText(report);
-  if (options.output) {
-    fs::path p = fs::path(*options.output);
-    if (!p.is_absolute()) p = options.cwd / p;
-    std::string error;
-    if (!writeFileAtomically(p, text, error)) {
-      io.err << "port-check: error: " << error << "\n";
-      return kExitToolError;
-    }
-  } else {
-    io.out << text;
-  }
+  if (!writeCommandOutput(text, options, io)) return kExitToolError;
   return report.healthy() ? kExitClean : kExitFindings;
 }
 

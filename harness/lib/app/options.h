@@ -64,6 +64,10 @@ Session openSession(const CommonOptions& options, const Io& io);
 // 2 when port-check itself failed (a TOOL error), else 1 when a finding is at or above fail_on, else 0.
 int exitCodeFor(const Report& report, FailOn fail_on);
 
+// Writes a command's output to --output (atomically, relative to the working folder) or to io.out;
+// false, said on io.err, when the file cannot be written.
+bool writeCommandOutput(const std::string& text, const CommonOptions& options, const Io& io);
+
 // Fills run metadata, finalizes, emits to --output or io.out and returns the exit status.
 int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io);
 

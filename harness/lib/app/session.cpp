@@ -67,6 +67,19 @@ bool useColor(const CommonOptions& options, const Io& io) {
 
 }  // namespace
 
+bool writeCommandOutput(const std::string& text, const CommonOptions& options, const Io& io) {
+  if (!options.output) {
+    io.out << text;
+    return true;
+  }
+  fs::path p = fs::path(*options.output);
+  if (!p.is_absolute()) p = options.cwd / p;
+  std::string error;
+  if (writeFileAtomically(p, text, error)) return true;
+  io.err << "port-check: error: " << error << "\n";
+  return false;
+}
+
 int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
   report.append(session.config_problems);
   report.run.tool_version = PORTCHECK_VERSION;
@@ -77,18 +90,7 @@ int emitAndExit(Report& report, const Session& session, const CommonOptions& opt
   EmitOptions eo;
   eo.color = useColor(options, io);
   eo.doc_base_url = options.doc_base_url;
-  std::string text = emitReport(report, options.format, eo);
-  if (options.output) {
-    fs::path p = fs::path(*options.output);
-    if (!p.is_absolute()) p = options.cwd / p;
-    std::string error;
-    if (!writeFileAtomically(p, text, error)) {
-      io.err << "port-check: error: " << error << "\n";
-      return kExitToolError;
-    }
-  } else {
-    io.out << text;
-  }
+  if (!writeCommandOutput(emitReport(report, options.format, eo), options, io)) return kExitToolError;
   return exitCodeFor(report, session.fail_on);
 }
 

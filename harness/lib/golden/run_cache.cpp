@@ -87,11 +87,7 @@ GoldenRun runFromJson(const json& j) {
 
 std::string runCacheKey(const std::string& compile_key, Platform platform, const DriverSettings& settings) {
   std::map<std::string, std::string> env = runEnvironment(settings.environment, settings.toolchain);
-  fs::path simpler;
-  if (auto it = settings.environment.find("SIMPLER_ROOT"); it != settings.environment.end() && !it->second.empty())
-    simpler = it->second;
-  else if (std::error_code ec; fs::is_directory(settings.toolchain.pypto_root / "runtime" / "simpler_setup", ec))
-    simpler = settings.toolchain.pypto_root / "runtime";
+  fs::path simpler = simplerRoot(settings.environment, settings.toolchain);
   HashBuilder h;
   h.add("schema", std::to_string(kRunCacheSchema));
   h.add("compile", compile_key);

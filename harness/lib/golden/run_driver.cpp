@@ -29,13 +29,17 @@ fs::path runWorkDir(const fs::path& cache_root, const CompileTarget& target, Pla
   return cache_root / "run" / (safe + "-" + contentHash(key).substr(0, 10)) / std::string(toString(platform));
 }
 
+fs::path simplerRoot(const std::map<std::string, std::string>& base, const Toolchain& toolchain) {
+  if (auto it = base.find("SIMPLER_ROOT"); it != base.end() && !it->second.empty()) return it->second;
+  if (std::error_code ec; fs::is_directory(toolchain.pypto_root / "runtime" / "simpler_setup", ec))
+    return toolchain.pypto_root / "runtime";
+  return {};
+}
+
 std::map<std::string, std::string> runEnvironment(const std::map<std::string, std::string>& base,
                                                   const Toolchain& toolchain) {
   std::map<std::string, std::string> env = adapterEnvironment(base, toolchain);
-  fs::path simpler;
-  if (auto it = base.find("SIMPLER_ROOT"); it != base.end() && !it->second.empty()) simpler = it->second;
-  else if (std::error_code ec; fs::is_directory(toolchain.pypto_root / "runtime" / "simpler_setup", ec))
-    simpler = toolchain.pypto_root / "runtime";
+  fs::path simpler = simplerRoot(base, toolchain);
   std::vector<std::string> path = {(toolchain.pypto_root / "python").string()};
   if (!simpler.empty()) {
     path.push_back(simpler.string());

@@ -18,6 +18,10 @@ inline constexpr int kRunSeed = 0;
 // <cache_root>/run/<name>-<hash>/<platform>/ : out/ (the runtime's work folder), result.json.
 std::filesystem::path runWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target, Platform platform);
 
+// Where the runtime (simpler) is: $SIMPLER_ROOT from `base`, else <pypto>/runtime when it holds
+// simpler_setup/; empty when neither.
+std::filesystem::path simplerRoot(const std::map<std::string, std::string>& base, const Toolchain& toolchain);
+
 // The run's environment: the compile adapter's (adapterEnvironment) plus the PyPTO runtime on
 // PYTHONPATH: $SIMPLER_ROOT, else <pypto>/runtime when it holds simpler_setup/ (its python/ too).
 std::map<std::string, std::string> runEnvironment(const std::map<std::string, std::string>& base,

@@ -36,19 +36,7 @@ struct DoctorWorkspace {
                       (ws / "pto-isa").string() + "' " + env + " " + std::string(PORTCHECK_BINARY) +
                       " doctor --pypto '" + (ws / "pypto").string() + "' --python '" + test::fixturesDir() +
                       "/doctor/fake-doctor-python.sh' " + args;
-    return runShell(cmd);
-  }
-
-  test::CommandResult runShell(const std::string& cmd) {
-    test::CommandResult r;
-    FILE* pipe = popen(("cd '" + ws.path().string() + "' && " + cmd + " 2>&1").c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-    int status = pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return test::runShell("cd '" + ws.path().string() + "' && " + cmd + " 2>&1");
   }
 };
 

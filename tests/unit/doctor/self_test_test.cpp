@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "doctor/self_test.h"
+#include "golden/run_workspace.h"
 #include "test_support.h"
 
 namespace portcheck::doctor {
@@ -12,21 +13,10 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-struct SelfTestWorkspace {
-  test::TempDir ws;
-  DriverSettings settings;
-
-  explicit SelfTestWorkspace(const std::string& fake_run) {
-    ws.write(".git/HEAD", "ref: refs/heads/main\n");
-    ws.write("pypto/python/pypto/__init__.py", "");
-    settings.toolchain.found = true;
-    settings.toolchain.pypto_root = ws / "pypto";
-    settings.toolchain.python = test::fixturesDir() + "/run/fake-run-python.sh";
-    settings.workspace_root = ws.path();
-    settings.cache_root = ws / "cache";
-    settings.adapter_script = ws.write("adapter/port_check_adapter.py", "# not run by the fake\n");
-    settings.timeout = 20s;
-    settings.environment = {{"PATH", "/usr/bin:/bin"}};
+// A run workspace (golden/run_workspace.h) whose adapter folder holds the self-test programs, every run
+// answered with the recorded result `fake_run`.
+struct SelfTestWorkspace : test::RunWorkspace {
+  explicit SelfTestWorkspace(const std::string& fake_run) : RunWorkspace(20s) {
     for (const SelfTestProgram& p : selfTestPrograms())
       ws.write(std::string("adapter/selftest/") + p.program + ".py", "# program\n");
     ws.write("adapter/selftest/FAKE_RUN", fake_run + "\n");

@@ -8,10 +8,8 @@
 
 namespace portcheck::test {
 
-struct Shell {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr, merged
-};
+// A shell command's outcome; `out` holds stdout and stderr, merged.
+using Shell = CommandResult;
 
 inline std::string singleQuoted(const std::string& s) {
   std::string out = "'";
@@ -28,15 +26,7 @@ inline Shell shell(const std::string& command, const std::filesystem::path& cwd,
                      singleQuoted(home.string()) +
                      " GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=T"
                      " GIT_COMMITTER_EMAIL=t@example.com NO_COLOR=1 sh -c " + singleQuoted(command) + " 2>&1";
-  Shell r;
-  FILE* pipe = popen(full.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return runShell(full);
 }
 
 class GitRepo {

@@ -8,6 +8,7 @@
 #include "golden/run_cache.h"
 #include "golden/run_driver.h"
 #include "golden/run_stage.h"
+#include "golden/run_workspace.h"
 #include "test_support.h"
 
 namespace portcheck::run_cache_test {
@@ -16,35 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-struct CacheWorkspace {
-  test::TempDir ws;
-  DriverSettings settings;
-
-  CacheWorkspace() {
-    ws.write(".git/HEAD", "ref: refs/heads/main\n");
-    ws.write("pypto/python/pypto/__init__.py", "");
-    ws.write("pypto/runtime/simpler_setup/__init__.py", "");
-    settings.toolchain.found = true;
-    settings.toolchain.pypto_root = ws / "pypto";
-    settings.toolchain.revision = "fake123";
-    settings.toolchain.python = test::fixturesDir() + "/run/fake-run-python.sh";
-    settings.workspace_root = ws.path();
-    settings.cache_root = ws / ".port-check-cache";
-    settings.adapter_script = ws.write("adapter/port_check_adapter.py", "# not run by the fake\n");
-    settings.timeout = 20s;
-    settings.environment = {{"PATH", "/usr/bin:/bin"}};
-  }
-
-  CompileTarget project(const std::string& name, const std::string& run_mode) {
-    ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
-    ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
-    CompileTarget t;
-    t.name = name;
-    t.source_root = ws / ("projects/" + name + "/pypto_src");
-    t.source_root_display = "projects/" + name + "/pypto_src";
-    t.display_file = t.source_root_display + "/golden.py";
-    return t;
-  }
+// The run workspace of golden/run_workspace.h, with time for a real stage and a way to count runs.
+struct CacheWorkspace : test::RunWorkspace {
+  CacheWorkspace() : RunWorkspace(20s) {}
 
   // Runs the stage once with the compile replayed from its cache (or not), as `port-check run` would.
   RunStageResult stage(const CompileTarget& t, bool compile_cached, bool use_cache = true) {

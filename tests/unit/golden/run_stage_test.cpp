@@ -13,6 +13,7 @@
 #include "golden/run_analysis.h"
 #include "golden/run_driver.h"
 #include "golden/run_stage.h"
+#include "golden/run_workspace.h"
 #include "test_support.h"
 
 namespace portcheck::run_stage_test {
@@ -21,38 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string fakeRunPython() { return test::fixturesDir() + "/run/fake-run-python.sh"; }
-
-struct RunWorkspace {
-  test::TempDir ws;
-  DriverSettings settings;
-
-  RunWorkspace() {
-    ws.write(".git/HEAD", "ref: refs/heads/main\n");
-    ws.write("pypto/python/pypto/__init__.py", "");
-    ws.write("pypto/runtime/simpler_setup/__init__.py", "");
-    settings.toolchain.found = true;
-    settings.toolchain.pypto_root = ws / "pypto";
-    settings.toolchain.revision = "fake123";
-    settings.toolchain.python = fakeRunPython();
-    settings.workspace_root = ws.path();
-    settings.cache_root = ws / ".port-check-cache";
-    settings.adapter_script = ws.write("adapter/port_check_adapter.py", "# not run by the fake\n");
-    settings.timeout = 1500ms;
-    settings.environment = {{"PATH", "/usr/bin:/bin"}};
-  }
-
-  CompileTarget project(const std::string& name, const std::string& run_mode) {
-    ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
-    ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
-    CompileTarget t;
-    t.name = name;
-    t.source_root = ws / ("projects/" + name + "/pypto_src");
-    t.source_root_display = "projects/" + name + "/pypto_src";
-    t.display_file = t.source_root_display + "/golden.py";
-    return t;
-  }
-};
+using test::fakeRunPython;
+using test::RunWorkspace;
 
 std::string describe(const RunAnalysis& a) {
   std::string s;

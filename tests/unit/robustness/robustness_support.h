@@ -25,15 +25,7 @@ inline CommandResult runPortCheck(const std::string& args, const std::filesystem
                                   const std::string& prefix = "") {
   std::string cmd = "cd " + quoted(cwd.string()) + " && env -u PYPTO_ROOT -u PYPTO_PYTHON -u PTO_ISA_ROOT -u NO_COLOR " + prefix + " " +
                     quoted(PORTCHECK_BINARY) + " " + args + " 2>&1";
-  CommandResult r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return runShell(cmd);
 }
 
 // Relative path -> content hash (symlinks by their target text) of every entry under `root`,
