@@ -43,7 +43,7 @@ HtmlUnitGraph unitGraph(const Workspace& ws, const std::string& name, const std:
   if (project)  // as lint does: the pypto-lib blocks the port imports are part of its program
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, files)) files.push_back(std::move(f));
   dsl::ProgramModel model = dsl::buildProgramModel(files);
-  std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, platform);
+  std::vector<sram::KernelEstimate> kernels = sram::firstInstances(sram::estimateProgram(model, platform));
   g.graphs = advice::buildTaskGraphs(model, kernels);
   return g;
 }

@@ -144,6 +144,7 @@ struct IncoreRegion {
   // for an InCore function its own name. Empty when not predictable (spmd bodies, inline helpers
   // whose caller is not known).
   std::string kernel_name;
+  std::string spmd_name_hint;  // SpmdBody of the for form: `for i in pl.spmd(n, name_hint="x")`
 };
 
 // ---------------------------------------------------------------- values

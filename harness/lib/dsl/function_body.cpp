@@ -75,19 +75,22 @@ class BodyBuilder {
     }
   }
 
-  void buildBody(TSNode def) {
+  // `inlined_into_kernel`: an inline function called only from incore code, whose body is spliced
+  // into a kernel: built as incore code (region 0, with no kernel name of its own).
+  void buildBody(TSNode def, bool inlined_into_kernel = false) {
     for (const Param& p : fn_.params)
       if (!p.is_self && p.value >= 0) env_[p.name] = p.value;
     countAssignments(childByField(def, "body"));
-    if (fn_.isIncoreFunction()) {
+    const bool whole = fn_.isIncoreFunction() || inlined_into_kernel;
+    if (whole) {
       IncoreRegion r;
       r.kind = RegionKind::IncoreFunction;
-      r.kernel_name = fn_.name;
+      if (fn_.isIncoreFunction()) r.kernel_name = fn_.name;
       fn_.regions.push_back(r);
       region_ = 0;
     }
     buildBlock(childByField(def, "body"), -1, 0);
-    if (fn_.isIncoreFunction()) fn_.regions[0].last = static_cast<int>(fn_.stmts.size());
+    if (whole) fn_.regions[0].last = static_cast<int>(fn_.stmts.size());
   }
 
  private:
@@ -616,7 +619,8 @@ class BodyBuilder {
     }
     if (val.type.kind != ValueKind::Tensor || !incore()) return;
     std::string_view op = fn_.exprs[static_cast<std::size_t>(call)].pl_name;
-    if (op.rfind("tensor.", 0) == 0) op.remove_prefix(7);
+    for (std::string_view prefix : {"tensor.", "tile."})
+      if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
     static const std::unordered_set<std::string_view> kGm = {
         "store", "assemble", "create_tensor", "create", "no_dep", "dump_tag", "reshape", "transpose",
         "reinterpret_view", "view", "mscatter", "scatter_update", "set_validshape", "write"};
@@ -1095,6 +1099,9 @@ class BodyBuilder {
       r.kind = RegionKind::SpmdBody;
       r.stmt = s;
       r.first = s + 1;
+      if (S(s).value >= 0 && X(S(s).value).kind == ExprKind::Call)
+        for (const auto& [k, v] : X(S(s).value).kwargs)
+          if (k == "name_hint" && X(v).kind == ExprKind::String) r.spmd_name_hint = X(v).name;
       region_ = static_cast<int>(fn_.regions.size());
       fn_.regions.push_back(r);
     }
@@ -1319,6 +1326,54 @@ void buildBodies(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   for (std::size_t i = 0; i < s.function_nodes.size(); ++i)
     BodyBuilder(unit, file, static_cast<int>(i)).buildBody(s.function_nodes[i]);
+}
+
+void buildInlinedBodies(Unit& unit) {
+  // Inline functions called from incore code and never from host code are rebuilt as incore code,
+  // which may put further inline calls in incore code: repeated until nothing changes (bounded).
+  std::vector<std::vector<char>> rebuilt(unit.files.size());
+  for (std::size_t f = 0; f < unit.files.size(); ++f) rebuilt[f].assign(unit.files[f].functions.size(), 0);
+  for (int round = 0; round < 8; ++round) {
+    std::vector<std::vector<int>> from_kernel(unit.files.size()), from_host(unit.files.size());
+    for (std::size_t f = 0; f < unit.files.size(); ++f) {
+      from_kernel[f].assign(unit.files[f].functions.size(), 0);
+      from_host[f].assign(unit.files[f].functions.size(), 0);
+    }
+    for (const FileModel& fm : unit.files)
+      for (const Function& fn : fm.functions)
+        for (int c : fn.calls) {
+          const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
+          if (call.callee_file < 0 || call.callee_function < 0) continue;
+          const Function& callee = unit.files[static_cast<std::size_t>(call.callee_file)]
+                                       .functions[static_cast<std::size_t>(call.callee_function)];
+          if (!callee.isInline() || &callee == &fn) continue;
+          bool incore = call.stmt >= 0 && fn.stmts[static_cast<std::size_t>(call.stmt)].incore;
+          (incore ? from_kernel : from_host)[static_cast<std::size_t>(call.callee_file)]
+                                            [static_cast<std::size_t>(call.callee_function)] = 1;
+        }
+    bool changed = false;
+    for (std::size_t f = 0; f < unit.files.size(); ++f)
+      for (std::size_t i = 0; i < unit.files[f].functions.size(); ++i) {
+        if (rebuilt[f][i] || !from_kernel[f][i] || from_host[f][i]) continue;
+        Function& fn = unit.files[f].functions[i];
+        if (!fn.scopes.empty()) continue;  // holds kernels of its own: stays host code
+        Function fresh;
+        fresh.name = fn.name;
+        fresh.class_name = fn.class_name;
+        fresh.in_program = fn.in_program;
+        fresh.kind = fn.kind;
+        fresh.loc = fn.loc;
+        fresh.name_loc = fn.name_loc;
+        fresh.decorators = fn.decorators;
+        fn = std::move(fresh);
+        BodyBuilder signature(unit, static_cast<int>(f), static_cast<int>(i));
+        signature.buildSignature(unit.scans[f].function_nodes[i]);
+        BodyBuilder(unit, static_cast<int>(f), static_cast<int>(i)).buildBody(unit.scans[f].function_nodes[i], true);
+        rebuilt[f][i] = 1;
+        changed = true;
+      }
+    if (!changed) break;
+  }
 }
 
 }  // namespace portcheck::dsl::detail

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to dsl/: the pieces buildProgramModel() puts together (module scan, constant
 // evaluation across files, function bodies). Consumers include dsl/dsl_model.h only.
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -12,11 +13,27 @@
 
 namespace portcheck::dsl::detail {
 
-// A compile-time value of a module-level name: a number or a tuple of numbers.
+struct RecordValue;
+
+// A compile-time value of a module-level name: a number, a tuple of numbers, or a record (a
+// dataclass / NamedTuple instance built from literals, `FLASH = Config(hidden_size=4096, ...)`).
 struct ConstValue {
   Number number;
   bool is_tuple = false;
   std::vector<Number> tuple;
+  std::shared_ptr<const RecordValue> record;
+};
+
+// The fields of a record and where its class is (for defaults and @property fields).
+struct RecordValue {
+  int file = -1;            // file defining the class
+  std::string class_name;
+  std::vector<std::pair<std::string, ConstValue>> fields;
+  const ConstValue* field(std::string_view name) const {
+    for (const auto& [n, v] : fields)
+      if (n == name) return &v;
+    return nullptr;
+  }
 };
 
 // What a module-level name is bound to by an import.
@@ -49,6 +66,7 @@ struct FileScan {
 struct Unit {
   std::vector<FileScan> scans;
   std::vector<FileModel> files;
+  const ConstValue* self_record = nullptr;  // `self` while a record's @property body is evaluated
 };
 
 // Pass 1: aliases, imports, constants' nodes, functions (kinds, decorators) of one file.
@@ -59,10 +77,17 @@ void bindImports(Unit& unit, int file);
 ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth = 0);
 // Evaluates an expression node at module level of `file`.
 ConstValue evalNode(Unit& unit, int file, TSNode node, int depth);
+// `Cls(a=1, b=2)` of a dataclass / NamedTuple class of the unit: the record (keyword arguments, then
+// the class's defaults); an empty value for any other call.
+ConstValue evalRecordCall(Unit& unit, int file, TSNode call, int depth);
+// `x.attr`: a record's field (or @property), or a module-level name of an imported module.
+ConstValue evalAttribute(Unit& unit, int file, TSNode attribute, int depth);
 // Pass 3: parameters and return types of every function of the file.
 void buildSignatures(Unit& unit, int file);
 // Pass 4: bodies of every function of the file (after every file's signatures).
 void buildBodies(Unit& unit, int file);
+// Pass 4b: inline functions called only from incore code rebuilt as incore code (spliced into kernels).
+void buildInlinedBodies(Unit& unit);
 // Pass 5: kernel names of every incore region of the unit.
 void nameKernels(Unit& unit);
 

@@ -407,7 +407,10 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
   if (t == "integer" || t == "float") {
     out.number = parseNumberLiteral(text(s, n));
   } else if (t == "identifier") {
+    if (unit.self_record && text(s, n) == "self") return *unit.self_record;
     return lookupConstant(unit, file, std::string(text(s, n)), depth + 1);
+  } else if (t == "attribute") {
+    return evalAttribute(unit, file, n, depth + 1);
   } else if (t == "parenthesized_expression") {
     TSNode inner = ts_node_named_child(n, 0);
     if (!isNull(inner) && isComment(inner)) return out;
@@ -442,7 +445,7 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
     for (uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_named_child(args, i);
       if (isComment(c)) continue;
-      if (nodeType(c) == "keyword_argument") return out;
+      if (nodeType(c) == "keyword_argument") return evalRecordCall(unit, file, n, depth + 1);
       vals.push_back(evalNode(unit, file, c, depth + 1).number);
     }
     bool all = !vals.empty();

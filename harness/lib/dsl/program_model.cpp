@@ -172,6 +172,7 @@ void nameKernels(Unit& unit) {
         const Scope* scope = r.scope >= 0 ? &fn.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
         if (r.kind == RegionKind::SpmdBody) {
           if (scope && scope->has_name_hint) r.kernel_name = scope->name_hint;
+          else if (!r.spmd_name_hint.empty()) r.kernel_name = r.spmd_name_hint;
           continue;
         }
         int owner = -1;
@@ -271,6 +272,7 @@ ProgramModel buildProgramModel(std::span<const SourceFile> files) {
   for (std::size_t i = 0; i < files.size(); ++i) detail::collectConstants(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildSignatures(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildBodies(unit, static_cast<int>(i));
+  detail::buildInlinedBodies(unit);
   detail::nameKernels(unit);
   ProgramModel pm;
   pm.files = std::move(unit.files);

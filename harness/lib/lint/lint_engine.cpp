@@ -6,6 +6,7 @@
 
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
+#include "dsl/local_imports.h"
 #include "lint/lint_cache.h"
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
@@ -41,9 +42,10 @@ struct Unit {
 
 // Lints sources that are already read: each kernel file alone, the Python files together.
 void lintSourcesAfresh(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
-                       LintOutcome& out) {
+                       LintOutcome& out, const std::vector<std::string>& context) {
   PythonUnit py;
   py.project = project ? project->name : "";
+  py.context = context;
   for (SourceFile& f : sources) {
     if (isPythonSource(fs::path(f.path))) py.files.push_back(std::move(f));
     else {
@@ -66,20 +68,39 @@ void lintSourcesAfresh(const Project* project, std::vector<SourceFile> sources, 
 
 // lintSourcesAfresh, or its earlier result from the lint cache when nothing it depends on changed.
 void lintSources(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
-                 LintOutcome& out) {
-  if (!settings.cache_dir) return lintSourcesAfresh(project, std::move(sources), settings, out);
+                 LintOutcome& out, const std::vector<std::string>& context = {}) {
+  if (!settings.cache_dir) return lintSourcesAfresh(project, std::move(sources), settings, out, context);
   const std::string name = project ? project->name : "";
   const std::string key = lintCacheKey(name, sources, settings);
   const std::string slot = lintCacheSlot(name, sources, settings);
   std::optional<LintCacheEntry> entry = loadLintCache(*settings.cache_dir, slot, key);
   if (!entry) {
     LintOutcome fresh;
-    lintSourcesAfresh(project, std::move(sources), settings, fresh);
+    lintSourcesAfresh(project, std::move(sources), settings, fresh, context);
     entry = LintCacheEntry{std::move(fresh.diagnostics), std::move(fresh.sram)};
     storeLintCache(*settings.cache_dir, slot, key, *entry);
   }
   out.diagnostics.insert(out.diagnostics.end(), entry->diagnostics.begin(), entry->diagnostics.end());
   out.sram.insert(out.sram.end(), entry->sram.begin(), entry->sram.end());
+}
+
+// The modules the Python files of `sources` import from disk (dsl/local_imports.h), read like them.
+std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources) {
+  std::vector<dsl::LocalFile> entries;
+  for (const SourceFile& f : sources) {
+    fs::path p(f.path);
+    if (p.is_relative()) p = ws.root / p;
+    if (isPythonSource(p)) entries.push_back({p.lexically_normal(), f});
+  }
+  std::vector<SourceFile> out;
+  if (entries.empty()) return out;
+  auto read = [&](const fs::path& p) -> std::optional<SourceFile> {
+    std::string rel = ws.relative(p);
+    ReadResult r = readSourceFile(p, rel);
+    return r.file ? std::optional<SourceFile>(std::move(*r.file)) : std::nullopt;
+  };
+  for (dsl::LocalFile& f : dsl::importedLocalFiles(entries, read)) out.push_back(std::move(f.source));
+  return out;
 }
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
@@ -101,7 +122,14 @@ void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& setting
   // the estimator covers their kernels (dsl/library_imports.h).
   if (unit.project)
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, sources)) sources.push_back(std::move(f));
-  lintSources(unit.project, std::move(sources), settings, out);
+  // A loose program file: the modules it imports from disk join its model as context.
+  std::vector<std::string> context;
+  if (!unit.project)
+    for (SourceFile& f : localImportsOf(ws, sources)) {
+      context.push_back(f.path);
+      sources.push_back(std::move(f));
+    }
+  lintSources(unit.project, std::move(sources), settings, out, context);
 }
 
 void lintMemoryUnit(const Workspace& ws, const MemoryUnit& unit, const LintSettings& settings, LintOutcome& out) {

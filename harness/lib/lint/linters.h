@@ -29,11 +29,15 @@ struct LintSettings {
 struct PythonUnit {
   std::string project;
   std::vector<SourceFile> files;
+  // Paths of `files` that are there only because a file of the unit imports them (a loose program's
+  // sibling modules, dsl/local_imports.h): in the model, their findings left to their own lint.
+  std::vector<std::string> context;
 };
 
-// A pypto-lib/ block a project imports (dsl/library_imports.h): in the unit's model so calls resolve and
-// the estimator covers its kernels (SRAM rows), but findings located in it belong to `port-check lint
-// pypto-lib/`, not to every port that imports it. A project's own files are under projects/<name>/.
+// A pypto-lib/ block a project imports (dsl/library_imports.h), or a module of the unit's `context`: in
+// the unit's model so calls resolve and the estimator covers its kernels (SRAM rows), but findings
+// located in it belong to its own lint (`port-check lint pypto-lib/`, the module itself), not to every
+// program that imports it. A project's own files are under projects/<name>/.
 bool importedLibraryFile(const PythonUnit& unit, std::string_view path);
 
 // Builds the unit's DSL model, runs the DSL rules and applies the unit's suppression comments.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "advice/advice_check.h"
 #include "dsl/dsl_model.h"
@@ -12,9 +13,50 @@ namespace portcheck {
 
 std::string sramProjectName(const PythonUnit& unit) {
   if (!unit.project.empty()) return unit.project;
-  if (unit.files.size() == 1) return std::filesystem::path(unit.files[0].path).stem().string();
+  // A loose program file (with the modules it imports as context): named after the file.
+  if (unit.files.size() == unit.context.size() + 1)
+    for (const SourceFile& f : unit.files)
+      if (std::find(unit.context.begin(), unit.context.end(), f.path) == unit.context.end())
+        return std::filesystem::path(f.path).stem().string();
   return "";
 }
+
+namespace {
+
+// Kernels of the unit's own files and of the context functions they reach through calls: a module
+// imported for one function does not bring its other kernels into the program.
+std::vector<sram::KernelEstimate> reachedKernels(const PythonUnit& unit, const dsl::ProgramModel& model,
+                                                 std::vector<sram::KernelEstimate> kernels) {
+  if (unit.context.empty()) return kernels;
+  auto isContext = [&](const std::string& path) {
+    return std::find(unit.context.begin(), unit.context.end(), path) != unit.context.end();
+  };
+  std::set<std::pair<int, int>> reached;
+  std::vector<dsl::FunctionRef> work;
+  for (dsl::FunctionRef r : model.allFunctions())
+    if (!isContext(model.files[static_cast<std::size_t>(r.file)].path)) {
+      reached.insert({r.file, r.function});
+      work.push_back(r);
+    }
+  while (!work.empty()) {
+    const dsl::Function* fn = model.function(work.back());
+    work.pop_back();
+    for (int c : fn->calls) {
+      const dsl::Expr& call = fn->exprs[static_cast<std::size_t>(c)];
+      if (call.callee_file >= 0 && call.callee_function >= 0 &&
+          reached.insert({call.callee_file, call.callee_function}).second)
+        work.push_back({call.callee_file, call.callee_function});
+    }
+  }
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const sram::KernelEstimate& k) {
+                                 return !reached.count({k.file_index, k.function_index});
+                               }),
+                kernels.end());
+  return kernels;
+}
+
+}  // namespace
 
 std::vector<Diagnostic> estimatePythonUnit(const PythonUnit& unit, const LintSettings& settings,
                                            std::vector<SramRow>& sram) {
@@ -25,13 +67,14 @@ std::vector<Diagnostic> estimatePythonUnit(const PythonUnit& unit, const LintSet
 std::vector<Diagnostic> estimatePythonModel(const PythonUnit& unit, const dsl::ProgramModel& model,
                                             const LintSettings& settings, std::vector<SramRow>& sram) {
   std::vector<Diagnostic> out;
-  std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, settings.platform);
+  std::vector<sram::KernelEstimate> all = reachedKernels(unit, model, sram::estimateProgram(model, settings.platform));
+  std::vector<sram::KernelEstimate> kernels = sram::firstInstances(all);
   SramCheckContext ctx{model, kernels, settings, unit.project};
   for (const auto& check : memChecks()) check->check(ctx, out);
   for (const auto& check : adviceChecks()) check->check(ctx, out);
   out.erase(std::remove_if(out.begin(), out.end(), [&](const Diagnostic& d) { return importedLibraryFile(unit, d.file); }),
             out.end());
-  std::vector<SramRow> rows = sram::toSramRows(kernels, sramProjectName(unit));
+  std::vector<SramRow> rows = sram::toSramRows(all, sramProjectName(unit));
   sram.insert(sram.end(), rows.begin(), rows.end());
   return out;
 }

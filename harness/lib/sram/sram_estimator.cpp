@@ -1,7 +1,9 @@
 #include "sram/sram_estimator.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -50,6 +52,14 @@ bool isViewOp(std::string_view op) {
          op == "set_validshape" || op == "transpose_view";
 }
 
+// Ops registered set_output_reuses_input(0) in pypto (src/ir/op/tile_ops/*.cpp): the result *is* the
+// buffer of their first operand (`acc = pl.matmul_acc(acc, a, b)` accumulates in place).
+bool reusesFirstInput(std::string_view op) {
+  return op == "matmul_acc" || op == "gemv_acc" || op == "batch_matmul_acc" || op == "matmul_mx_acc" ||
+         op == "fillpad_inplace" || op == "gather_row" || op == "scatter" || op == "scatter_mask" ||
+         op == "scatter_update";
+}
+
 // Ops registered not_inplace_safe() in pypto (src/ir/op/tile_ops/*.cpp): MemoryReuse never puts
 // their output in the buffer of one of their inputs, even when the input's last use is the op.
 bool isNotInplaceSafe(std::string_view op) {
@@ -70,10 +80,19 @@ struct Tile {
   bool crossing = false;   // a cube result read by vector code (lives in the pipe ring on the AIV side)
 };
 
+// The on-chip footprint of an inline function spliced into a kernel: per space, the high-water mark of
+// its own body (its temporaries are dead once it returns).
+struct InlineFootprint {
+  std::vector<std::pair<MemSpace, std::int64_t>> spaces;
+  bool cube = false;
+};
+using InlineFootprints = std::function<const InlineFootprint*(int file, int function)>;
+
 class RegionEstimator {
  public:
-  RegionEstimator(const dsl::FileModel& file, const Function& fn, const dsl::IncoreRegion& region, Platform platform)
-      : file_(file), fn_(fn), region_(region), platform_(platform) {}
+  RegionEstimator(const dsl::FileModel& file, const Function& fn, const dsl::IncoreRegion& region, Platform platform,
+                  InlineFootprints inlined = {})
+      : file_(file), fn_(fn), region_(region), platform_(platform), inlined_(std::move(inlined)) {}
 
   std::vector<KernelEstimate> run() {
     numberPoints();
@@ -81,6 +100,7 @@ class RegionEstimator {
     collectUses();
     classifyOperands();
     collectTiles();
+    addInlinedCalls();
     return assemble();
   }
 
@@ -89,6 +109,7 @@ class RegionEstimator {
   const Function& fn_;
   const dsl::IncoreRegion& region_;
   Platform platform_;
+  InlineFootprints inlined_;
   std::unordered_map<int, int> call_point_;   // call expr -> program point
   std::vector<int> alias_;                    // value -> value whose buffer it is (itself when none)
   std::vector<std::vector<std::pair<int, int>>> uses_;  // root value -> (point, stmt)
@@ -128,7 +149,8 @@ class RegionEstimator {
       else if (d.kind == ExprKind::Subscript && !d.children.empty()) {
         const Value* s = fn_.valueOf(d.children[0]);
         if (s && s->on_chip) src = X(d.children[0]).value;
-      } else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) {
+      } else if (d.kind == ExprKind::Call && (isViewOp(opName(d)) || reusesFirstInput(opName(d))) &&
+                 !d.args.empty()) {
         const Value* s = fn_.valueOf(d.args[0]);
         if (s && s->on_chip) src = X(d.args[0]).value;
       }
@@ -563,13 +585,23 @@ class RegionEstimator {
     int depth = k < K ? 2 : 1;
     int p = call_point_[c];
     std::string base = call.value >= 0 ? displayName(call.value) : "matmul";
-    for (int d = 0; d < depth; ++d) {
-      std::string suffix = depth > 1 ? " #" + std::to_string(d + 1) : "";
-      addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
-              MemSpace::Left, p - 1, p, call.loc.line, true);
-      addTile(base + " L0B [" + std::to_string(k) + ", " + std::to_string(N) + "]" + suffix, k * N * bb,
-              MemSpace::Right, p - 1, p, call.loc.line, true);
-    }
+    // LowerPipelineLoops unrolls a pl.pipeline(stage=N) body N deep, the operand extracts with it:
+    // each stage holds its own L0 tiles.
+    const int ploop = pipelineLoop(call.stmt);
+    const int stages = ploop >= 0 ? std::max(1, pipelineDepth(ploop)) : 1;
+    const int first = static_cast<int>(tiles_.size());
+    for (int st = 0; st < stages; ++st)
+      for (int d = 0; d < depth; ++d) {
+        std::string suffix = depth > 1 ? " #" + std::to_string(d + 1) : "";
+        if (st > 0) suffix += " (pipeline stage " + std::to_string(st + 1) + ")";
+        addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
+                MemSpace::Left, p - 1, p, call.loc.line, true);
+        addTile(base + " L0B [" + std::to_string(k) + ", " + std::to_string(N) + "]" + suffix, k * N * bb,
+                MemSpace::Right, p - 1, p, call.loc.line, true);
+        if (st > 0)
+          for (int t = static_cast<int>(tiles_.size()) - 2; t < static_cast<int>(tiles_.size()); ++t)
+            for (int o = first; o < t; ++o) tiles_[static_cast<std::size_t>(t)].iv.no_share.push_back(o);
+      }
   }
 
   // A cube result read by a vector op crosses to the AIV core through the pipe ring.
@@ -601,6 +633,22 @@ class RegionEstimator {
     std::stable_sort(ivs.begin(), ivs.end(), [](const Interval& a, const Interval& b) { return a.bytes > b.bytes; });
     s.tiles = std::move(ivs);
     return s;
+  }
+
+  // Each call of an inline function in the region holds the callee's footprint at the call.
+  void addInlinedCalls() {
+    if (!inlined_) return;
+    for (int c : fn_.calls) {
+      const Expr& call = X(c);
+      if (!inRegion(call.stmt) || call.callee_file < 0 || call.callee_function < 0) continue;
+      const InlineFootprint* f = inlined_(call.callee_file, call.callee_function);
+      if (!f) continue;
+      int point = call_point_.count(c) ? call_point_[c] : call.stmt * kSub;
+      std::string name = "inlined " + std::string(file_.text(X(call.children.empty() ? c : call.children[0])));
+      for (const auto& [space, bytes] : f->spaces)
+        if (bytes > 0) addTile(name, bytes, space, point, point, call.loc.line, true);
+      if (f->cube) has_cube_op_ = true;
+    }
   }
 
   std::vector<KernelEstimate> assemble() {
@@ -668,7 +716,77 @@ const SpaceEstimate* KernelEstimate::space(std::string_view s) const {
   return nullptr;
 }
 
+namespace {
+
+// How many times each inline function is spliced into one program: per DSL entry (a @pl.jit, an
+// orchestration or opaque function), the number of call paths reaching it through inline functions;
+// the largest over the entries. Functions reached by no entry are not in the map.
+std::map<std::pair<int, int>, int> inlineInstances(const dsl::ProgramModel& model) {
+  std::map<std::pair<int, int>, int> most;
+  for (const dsl::FunctionRef entry : model.allFunctions()) {
+    const Function* e = model.function(entry);
+    if (!e || !e->isDsl() || e->isInline() || e->kind == dsl::FunctionKind::JitIncore ||
+        e->kind == dsl::FunctionKind::InCore)
+      continue;
+    std::map<std::pair<int, int>, int> count;
+    // Depth-first over call sites; `on_path` stops recursion cycles.
+    std::set<std::pair<int, int>> on_path;
+    std::function<void(const Function&, int)> visit = [&](const Function& fn, int depth) {
+      if (depth > 16) return;
+      for (int c : fn.calls) {
+        const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
+        std::pair<int, int> key{call.callee_file, call.callee_function};
+        const Function* callee = model.function({key.first, key.second});
+        if (!callee || !callee->isInline() || on_path.count(key)) continue;
+        if (++count[key] > 4096) return;
+        on_path.insert(key);
+        visit(*callee, depth + 1);
+        on_path.erase(key);
+      }
+    };
+    visit(*e, 0);
+    for (const auto& [key, n] : count) most[key] = std::max(most[key], n);
+  }
+  return most;
+}
+
+// `name` with the instance suffix before a _aic / _aiv split suffix: kernel_3_aic.
+std::string instanceName(const std::string& kernel, const std::string& base, int k) {
+  std::string rest = kernel.substr(std::min(base.size(), kernel.size()));
+  return base + "_" + std::to_string(k) + rest;
+}
+
+}  // namespace
+
+std::vector<KernelEstimate> firstInstances(std::vector<KernelEstimate> kernels) {
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(), [](const KernelEstimate& k) { return k.repeated; }),
+                kernels.end());
+  return kernels;
+}
+
 std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Platform platform) {
+  const std::map<std::pair<int, int>, int> instances = inlineInstances(model);
+  // Footprints of inline functions spliced into kernels, computed once each (a cycle counts as none).
+  std::map<std::pair<int, int>, std::optional<InlineFootprint>> footprints;
+  InlineFootprints inlined;
+  inlined = [&](int file, int function) -> const InlineFootprint* {
+    const Function* f = model.function({file, function});
+    if (!f || !f->isInline() || f->regions.empty() || f->regions[0].kind != dsl::RegionKind::IncoreFunction)
+      return nullptr;
+    auto key = std::make_pair(file, function);
+    auto it = footprints.find(key);
+    if (it != footprints.end()) return it->second ? &*it->second : nullptr;
+    footprints[key] = std::nullopt;  // in progress
+    InlineFootprint fp;
+    RegionEstimator est(model.files[static_cast<std::size_t>(file)], *f, f->regions[0], platform, inlined);
+    for (const KernelEstimate& k : est.run()) {
+      if (k.core == "AIC" || k.split) fp.cube = fp.cube || k.core == "AIC";
+      for (const SpaceEstimate& sp : k.spaces)
+        fp.spaces.push_back({dsl::memSpaceFromName(sp.space), sp.hwm - sp.reserved});
+    }
+    footprints[key] = std::move(fp);
+    return &*footprints[key];
+  };
   std::vector<KernelEstimate> out;
   for (std::size_t fi = 0; fi < model.files.size(); ++fi) {
     const dsl::FileModel& file = model.files[fi];
@@ -685,7 +803,7 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
         whole.first = 0;
         whole.last = static_cast<int>(f.stmts.size());
         whole.kernel_name = f.name;
-        RegionEstimator est(file, f, whole, platform);
+        RegionEstimator est(file, f, whole, platform, inlined);
         for (KernelEstimate& k : est.run()) {
           k.file_index = static_cast<int>(fi);
           k.function_index = static_cast<int>(fn);
@@ -696,13 +814,22 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
       for (std::size_t r = 0; r < f.regions.size(); ++r) {
         const dsl::IncoreRegion& region = f.regions[r];
         if (region.kernel_name.empty()) continue;
-        RegionEstimator est(file, f, region, platform);
-        for (KernelEstimate& k : est.run()) {
+        RegionEstimator est(file, f, region, platform, inlined);
+        std::vector<KernelEstimate> first = est.run();
+        for (KernelEstimate& k : first) {
           k.file_index = static_cast<int>(fi);
           k.function_index = static_cast<int>(fn);
           k.region = static_cast<int>(r);
-          out.push_back(std::move(k));
+          out.push_back(k);
         }
+        auto n = instances.find({static_cast<int>(fi), static_cast<int>(fn)});
+        for (int i = 0; n != instances.end() && i + 1 < n->second && i < 4096; ++i)
+          for (const KernelEstimate& k : first) {
+            KernelEstimate copy = k;
+            copy.kernel = instanceName(k.kernel, region.kernel_name, i);
+            copy.repeated = true;
+            out.push_back(std::move(copy));
+          }
       }
     }
   }

@@ -44,12 +44,19 @@ struct KernelEstimate {
   std::vector<SpaceEstimate> spaces;   // spaces used, in kMemorySpaces order
   std::vector<std::string> unknown;    // on-chip values whose size is not static (not counted)
   bool split = false;                  // part of a mixed kernel split into _aic / _aiv
+  // A further instance of a kernel of an inline function the program inlines more than once: the
+  // compiler names the instances <name>, <name>_0, <name>_1, ...; the same estimate as the first
+  // (findings come from the first only).
+  bool repeated = false;
 
   const SpaceEstimate* space(std::string_view s) const;
 };
 
-// Every incore kernel of the program with a predictable kernel name.
+// Every incore kernel of the program with a predictable kernel name, each instance of a kernel inlined
+// several times included (`repeated`).
 std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Platform platform);
+// The kernels findings are about: estimateProgram's without the repeated instances.
+std::vector<KernelEstimate> firstInstances(std::vector<KernelEstimate> kernels);
 
 // SRAM rows (estimate filled) of the estimates; `project` names the project or program.
 std::vector<SramRow> toSramRows(const std::vector<KernelEstimate>& kernels, const std::string& project,

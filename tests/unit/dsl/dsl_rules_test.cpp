@@ -141,6 +141,41 @@ TEST(DslRules, SmallTransferHintMatchesTheCompilersPh001Lines) {
   EXPECT_EQ(lines, (std::set<int>{14, 15, 17}));
 }
 
+// A written plain entry tensor is certainly lost only when the host gets nothing else back or the entry
+// returns it; a scratch / cache tensor of an entry with other outputs is a warning (upstream's qwen3
+// decode writes k_cache through a pl.Out callee parameter and compares only `out`).
+TEST(DslRules, AWrittenPlainEntryTensorBesideOtherOutputsIsAWarning) {
+  std::string src = R"(import pypto.language as pl
+
+
+@pl.jit.incore
+def update(src: pl.Tensor, cache: pl.Out[pl.Tensor]):
+    t = pl.load(src, [0, 0], [16, 64])
+    pl.store(t, [0, 0], cache)
+    return cache
+
+
+@pl.jit
+def step(x: pl.Tensor[[16, 64], pl.FP32], cache: pl.Tensor[[16, 64], pl.FP32],
+         out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]):
+    cache = update(x, cache)
+    out = update(x, out)
+    return out
+)";
+  std::vector<Diagnostic> ds = lintPythonText("step.py", src);
+  auto it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic& d) { return d.rule == "DSL109"; });
+  ASSERT_NE(it, ds.end()) << show(ds);
+  EXPECT_EQ(it->severity, Severity::Warning);
+  EXPECT_NE(it->message.find("does not return it"), std::string::npos) << it->message;
+  // Returned: the entry's result is certainly lost.
+  std::string returned = src;
+  returned.replace(returned.rfind("return out"), 10, "return cache");
+  ds = lintPythonText("step.py", returned);
+  it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic& d) { return d.rule == "DSL109"; });
+  ASSERT_NE(it, ds.end()) << show(ds);
+  EXPECT_EQ(it->severity, Severity::Error);
+}
+
 TEST(DslRules, SmallTransferThresholdIs128BytesOnA5) {
   std::string src = test::readFile(fs::path(test::fixturesDir()) / "dsl_rules" / "DSL117_bad.py");
   for (const Diagnostic& d : lintPythonText("a5.py", src, Platform::A5)) EXPECT_NE(d.rule, "DSL117") << d.message;

@@ -15,6 +15,7 @@
 namespace portcheck {
 
 bool importedLibraryFile(const PythonUnit& unit, std::string_view path) {
+  if (std::find(unit.context.begin(), unit.context.end(), path) != unit.context.end()) return true;
   return !unit.project.empty() && path.rfind("pypto-lib/", 0) == 0;
 }
 

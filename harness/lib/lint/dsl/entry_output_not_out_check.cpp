@@ -1,5 +1,7 @@
 #include "lint/dsl/entry_output_not_out_check.h"
 
+#include <algorithm>
+
 #include <optional>
 
 #include "lint/dsl/dsl_check_util.h"
@@ -118,6 +120,26 @@ class WriteFinder {
   const dsl::ProgramModel& pm_;
 };
 
+bool entryHasOutputParam(const dsl::Function& fn) {
+  return std::any_of(fn.params.begin(), fn.params.end(),
+                     [](const dsl::Param& p) { return !p.is_self && p.direction != dsl::Direction::In; });
+}
+
+// The function returns the tensor named `name` (alone or in a tuple).
+bool entryReturns(const dsl::Function& fn, const std::string& name) {
+  for (const dsl::Stmt& s : fn.stmts) {
+    if (s.kind != dsl::StmtKind::Return || s.value < 0) continue;
+    const dsl::Expr& e = fn.exprs[static_cast<std::size_t>(s.value)];
+    if (e.kind == dsl::ExprKind::Name && e.name == name) return true;
+    if (e.kind == dsl::ExprKind::Tuple)
+      for (int c : e.children)
+        if (fn.exprs[static_cast<std::size_t>(c)].kind == dsl::ExprKind::Name &&
+            fn.exprs[static_cast<std::size_t>(c)].name == name)
+          return true;
+  }
+  return false;
+}
+
 bool isEntry(const dsl::FileModel& file, const dsl::Function& fn) {
   if (fn.kind == dsl::FunctionKind::JitEntry || fn.kind == dsl::FunctionKind::Orchestration) return true;
   if (!fn.in_program || (fn.kind != dsl::FunctionKind::InCore && fn.kind != dsl::FunctionKind::Opaque)) return false;
@@ -152,11 +174,18 @@ void EntryOutputNotOutCheck::check(const DslCheckContext& ctx, std::vector<Diagn
         dsl::Loc at = p.loc;
         std::string where = w->how + " at line " + std::to_string(w->line);
         if (!w->also_read) {
-          out.push_back(makeDiagnostic(
+          // Certain when the host can get no result at all (no Out / InOut parameter) or the entry
+          // returns this tensor as its result; otherwise the host may simply never read it (a scratch
+          // or cache tensor of a test entry): a warning.
+          bool certain = !entryHasOutputParam(fn) || entryReturns(fn, p.name);
+          Diagnostic d = makeDiagnostic(
               "DSL109", file.path, at.line, at.col,
               "entry parameter '" + p.name + "' of '" + fn.name + "' is written (" + where +
-                  ") but not declared pl.Out / pl.InOut: the host reads it back as all zeros",
-              "annotate it `" + p.name + ": pl.Out[pl.Tensor[...]]` (pl.InOut when the kernel also reads its initial value)"));
+                  ") but not declared pl.Out / pl.InOut: the host reads it back as all zeros" +
+                  (certain ? "" : " (a warning: the entry has other outputs and does not return it)"),
+              "annotate it `" + p.name + ": pl.Out[pl.Tensor[...]]` (pl.InOut when the kernel also reads its initial value)");
+          if (!certain) d.severity = Severity::Warning;
+          out.push_back(std::move(d));
           continue;
         }
         // Read and written: an in-place update (a KV cache). The device copy is updated, the host copy

@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""port-check against the real compiler on upstream PyPTO code (issue 17's yardstick).
+
+    bench/real_corpus.py --pypto DIR --pypto-lib DIR --python EXE --port-check BIN --work DIR \\
+        [--platform a2a3|a5] [--stage compile,estimate,errors,speed] [--timeout 300] [--only REGEX]
+
+Corpus: every DSL program file (a @pl.jit or @pl.program and a __main__ block) of pypto-lib's
+examples/ and models/ and pypto's examples/. Nothing is written into the checkouts
+(PYTHONDONTWRITEBYTECODE, every output folder and cache under WORK).
+
+Stages (each resumes: what WORK already holds is not redone):
+
+compile   runs each file the way its repository documents (pypto-lib: from the root with the root
+          on PYTHONPATH, `python FILE -p <platform>sim` when it takes -p; pypto: `python FILE`),
+          compile only: pass dumps on, nothing dispatched (pypto's RunConfig.codegen_only, pypto-lib's
+          compile_only, CompiledProgram calls and the files' own allclose checks made no-ops so a file
+          holding several programs compiles all of them). ptoas is not needed: the figures are the
+          pass pipeline's. The compiler's figure of a (function, space) pair is the high-water mark of
+          its *_after_AllocateMemoryAddr.py dump (largest offset + size).
+estimate  `port-check report --format json` per file, its (function, space) estimates compared with
+          the compiler's: named (an estimate under the compiler's name) and within +-10%.
+errors    one cold `port-check lint --format json` of the three trees (C++ files included): files
+          that get an error, leaving out program files whose compile produced nothing.
+speed     cold lint (--no-cache) of the corpus trees beside pyflakes3 on the same .py files, with
+          hyperfine.
+
+Prints one Markdown table per stage; WORK/summary.json keeps the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+AUTHOR_COMPILE = '''
+import os, runpy, sys
+path = os.path.abspath(sys.argv[1])
+sys.argv = [path, *sys.argv[2:]]
+sys.path.insert(0, os.path.dirname(path))
+import torch
+import pypto.ir
+import pypto.runtime
+import pypto.runtime.runner as runner
+compile_module = sys.modules["pypto.ir.compile"]
+original_compile = compile_module.compile
+def with_dumps(program, *args, **kwargs):
+    kwargs["dump_passes"] = True
+    return original_compile(program, *args, **kwargs)
+compile_module.compile = with_dumps
+pypto.ir.compile = with_dumps
+original_run = runner.run
+def codegen_only(program, *tensors, config=None):
+    config = config or runner.RunConfig()
+    config.codegen_only = True
+    return original_run(program, *tensors, config=config)
+runner.run = codegen_only
+pypto.runtime.run = codegen_only
+try:
+    import pypto.ir.compiled_program as compiled_program
+    compiled_program.CompiledProgram.__call__ = lambda self, *a, **k: None
+except (ImportError, AttributeError):
+    pass
+torch.allclose = lambda *a, **k: True
+torch.testing.assert_close = lambda *a, **k: None
+try:
+    import golden, golden.runner as golden_runner
+    for name in ("run", "run_jit"):
+        def forced(*a, _fn=getattr(golden_runner, name), **k):
+            k["compile_only"] = True
+            return _fn(*a, **k)
+        setattr(golden_runner, name, forced)
+        setattr(golden, name, forced)
+except ImportError:
+    pass
+runpy.run_path(path, run_name="__main__")
+'''
+
+MEMREF = re.compile(r"pl\.MemRef\(\s*(\w+),\s*(?:pl\.const\((-?\d+),\s*pl\.\w+\)|(-?\d+)),\s*(\d+)\),\s*pl\.Mem\.(\w+)")
+RESERVE = re.compile(r"reserve_buffer\(name='[^']*',\s*size=(\d+),\s*base=(-?\d+)")
+FUNCTION_TYPE = re.compile(r"@pl\.function\(.*type=pl\.FunctionType\.(\w+)")
+DEF = re.compile(r"\s*def (\w+)\(")
+
+
+def dump_figures(dump: str) -> dict[str, int]:
+    """(function/space) -> high-water mark of one AllocateMemoryAddr dump: the largest offset + size
+    of a tile's MemRef, and of a cross-core ring (reserve_buffer base + size; Mat on an AIC function,
+    else Vec)."""
+    figures: dict[str, int] = {}
+    function, pending, kind = None, "", ""
+    with open(dump, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            m = FUNCTION_TYPE.search(line)
+            if m:
+                pending = m.group(1)
+            m = DEF.match(line)
+            if m:
+                function, kind, pending = m.group(1), pending, ""
+                continue
+            if function is None:
+                continue
+            for _, const_offset, plain_offset, size, space in MEMREF.findall(line):
+                key = f"{function}/{space}"
+                end = int(const_offset or plain_offset) + int(size)
+                figures[key] = max(figures.get(key, 0), end)
+            m = RESERVE.search(line)
+            if m:
+                key = f"{function}/{'Mat' if kind == 'AIC' else 'Vec'}"
+                figures[key] = max(figures.get(key, 0), int(m.group(2)) + int(m.group(1)))
+    return figures
+
+
+def corpus(roots: dict[str, str], only: str | None) -> list[tuple[str, str]]:
+    files = []
+    for label, subs in (("pypto-lib", ["examples", "models"]), ("pypto", ["examples"])):
+        for sub in subs:
+            for folder, dirs, names in os.walk(os.path.join(roots[label], sub)):
+                dirs.sort()
+                for name in sorted(names):
+                    if not name.endswith(".py"):
+                        continue
+                    path = os.path.join(folder, name)
+                    with open(path, encoding="utf-8", errors="replace") as handle:
+                        text = handle.read()
+                    if ("@pl.jit" in text or "@pl.program" in text) and re.search(
+                            r"^if __name__ == .__main__.:", text, re.M):
+                        rel = os.path.relpath(path, roots[label])
+                        if not only or re.search(only, f"{label}:{rel}"):
+                            files.append((label, rel))
+    return files
+
+
+def slot(options, label: str, rel: str) -> str:
+    return os.path.join(options.work, options.platform, label, rel.replace("/", "__"))
+
+
+def env_for(label: str, roots: dict[str, str], options, with_pypto: bool) -> dict[str, str]:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    paths = [roots[label]] if label == "pypto-lib" else []
+    if with_pypto:
+        paths.append(os.path.join(options.pypto, "python"))
+    if paths:
+        env["PYTHONPATH"] = os.pathsep.join(paths + [p for p in [os.environ.get("PYTHONPATH")] if p])
+    return env
+
+
+def compile_one(options, roots, label: str, rel: str) -> dict:
+    base = slot(options, label, rel)
+    meta_path = os.path.join(base, "compile.json")
+    if os.path.exists(meta_path):
+        with open(meta_path, encoding="utf-8") as handle:
+            return json.load(handle)
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base)
+    root = roots[label]
+    with open(os.path.join(root, rel), encoding="utf-8") as handle:
+        takes_p = re.search(r"add_argument\(\s*[\"']-p[\"']", handle.read()) is not None
+    argv = ["-p", options.platform + "sim"] if takes_p else []
+    env = env_for(label, roots, options, with_pypto=True)
+    env["PYPTO_PROG_BUILD_DIR"] = os.path.join(base, "out")
+    # Only the pass pipeline's figures are wanted: keep ptoas off PATH so kernels are not generated.
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not os.path.exists(os.path.join(p, "ptoas")))
+    started = time.monotonic()
+    try:
+        proc = subprocess.run([options.python, os.path.join(options.work, "author_compile.py"),
+                               os.path.join(root, rel), *argv], cwd=root, env=env, capture_output=True,
+                              text=True, timeout=options.timeout)
+        log, exit_code = proc.stdout + proc.stderr, proc.returncode
+    except subprocess.TimeoutExpired as exc:
+        log, exit_code = f"{exc.stdout or ''}{exc.stderr or ''}", "timeout"
+    with open(os.path.join(base, "compile.log"), "w", encoding="utf-8") as handle:
+        handle.write(log if isinstance(log, str) else log.decode(errors="replace"))
+    programs = []
+    for dump in sorted(glob.glob(os.path.join(base, "out", "**", "passes_dump", "*_after_AllocateMemoryAddr.py"),
+                                 recursive=True)):
+        programs.append({"folder": os.path.relpath(os.path.dirname(os.path.dirname(dump)), base),
+                         "dump": os.path.relpath(dump, base)})
+    meta = {"label": label, "file": rel, "exit": exit_code, "seconds": round(time.monotonic() - started, 1),
+            "programs": programs}
+    with open(meta_path, "w", encoding="utf-8") as handle:
+        json.dump(meta, handle, indent=1)
+    return meta
+
+
+def compiler_pairs(options, meta: dict) -> dict[str, int]:
+    """Union over the file's programs; a pair compiled twice keeps its largest figure."""
+    pairs: dict[str, int] = {}
+    base = slot(options, meta["label"], meta["file"])
+    for program in meta["programs"]:
+        dumps = glob.glob(os.path.join(base, program["folder"], "passes_dump", "*_after_AllocateMemoryAddr.py"))
+        figures = dump_figures(dumps[0]) if dumps else {}
+        for key, value in figures.items():
+            pairs[key] = max(pairs.get(key, 0), value)
+    return pairs
+
+
+def port_check_json(options, roots, label: str, rel: str, command: list[str], out: str) -> dict:
+    env = env_for(label, roots, options, with_pypto=False)
+    subprocess.run([options.port_check, *command, "--format", "json", "-o", out, os.path.join(roots[label], rel)],
+                   cwd=roots[label], env=env, capture_output=True, text=True, timeout=options.timeout)
+    try:
+        with open(out, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return {}
+
+
+def estimate_one(options, roots, label: str, rel: str, meta: dict) -> dict:
+    base = slot(options, label, rel)
+    report = port_check_json(options, roots, label, rel,
+                             ["report", "--platform", options.platform, "--fail-on", "never", "--no-kernel-compile",
+                              "--cache-dir", os.path.join(base, "pc-cache"), "--html", os.path.join(base, "report.html")],
+                             os.path.join(base, "report.json"))
+    estimates: dict[str, int] = {}
+    for row in report.get("sram", []):
+        key = f"{row.get('function')}/{row.get('space')}"
+        estimates[key] = max(estimates.get(key, 0), int(row.get("estimate") or 0))
+    actual = compiler_pairs(options, meta)
+    named = [k for k in actual if k in estimates]
+    close = [k for k in named if abs(estimates[k] - actual[k]) <= 0.10 * max(actual[k], 1)]
+    return {"pairs": len(actual), "named": len(named), "within10": len(close),
+            "missing": sorted(k for k in actual if k not in estimates)[:20],
+            "off": {k: [estimates[k], actual[k]] for k in named if k not in close}}
+
+
+def lint_errors(options, roots) -> dict[str, list[str]]:
+    """Files of the corpus trees (Python and C++) with an error from one cold lint of the trees."""
+    trees = corpus_trees(roots)
+    out = os.path.join(options.work, f"lint-{options.platform}.json")
+    subprocess.run([options.port_check, "lint", "--no-cache", "--fail-on", "never", "--platform", options.platform,
+                    "--format", "json", "-o", out, "--cache-dir", os.path.join(options.work, "lint-cache"), *trees],
+                   capture_output=True, text=True, timeout=options.timeout)
+    with open(out, encoding="utf-8") as handle:
+        report = json.load(handle)
+    errors: dict[str, set[str]] = {}
+    for d in report.get("diagnostics", []):
+        if isinstance(d, dict) and d.get("severity") == "error":
+            errors.setdefault(os.path.abspath(d.get("file", "?")), set()).add(d.get("rule", "?"))
+    return {path: sorted(rules) for path, rules in errors.items()}
+
+
+def corpus_trees(roots) -> list[str]:
+    return [os.path.join(roots["pypto-lib"], "examples"), os.path.join(roots["pypto-lib"], "models"),
+            os.path.join(roots["pypto"], "examples")]
+
+
+def speed(options, roots) -> None:
+    trees = corpus_trees(roots)
+    listing = os.path.join(options.work, "corpus-py.txt")
+    with open(listing, "w", encoding="utf-8") as handle:
+        for tree in trees:
+            for folder, _, names in os.walk(tree):
+                for name in sorted(names):
+                    if name.endswith(".py"):
+                        handle.write(os.path.join(folder, name) + "\n")
+    cache = os.path.join(options.work, "lint-cache")
+    commands = [
+        f"{options.port_check} lint --no-cache --fail-on never --cache-dir {cache} " + " ".join(trees) + " >/dev/null",
+        f"xargs pyflakes3 < {listing} >/dev/null || true",
+    ]
+    out = os.path.join(options.work, "speed.md")
+    subprocess.run(["hyperfine", "--warmup", "1", "--runs", str(options.runs), "--export-markdown", out,
+                    "--export-json", os.path.join(options.work, "speed.json"), *commands], check=False)
+    with open(out, encoding="utf-8") as handle:
+        print(handle.read())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pypto", required=True, help="PyPTO checkout with its extension built")
+    parser.add_argument("--pypto-lib", required=True, help="pypto-lib checkout")
+    parser.add_argument("--python", required=True, help="interpreter with torch that imports PyPTO")
+    parser.add_argument("--port-check", required=True, help="the port-check binary measured")
+    parser.add_argument("--work", required=True, help="folder for compiler output, reports and results")
+    parser.add_argument("--platform", choices=["a2a3", "a5"], default="a2a3")
+    parser.add_argument("--stage", default="compile,estimate,errors,speed")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds per compile")
+    parser.add_argument("--runs", type=int, default=5, help="hyperfine runs of the speed stage")
+    parser.add_argument("--only", help="regular expression on LABEL:FILE")
+    options = parser.parse_args()
+    for attr in ("pypto", "pypto_lib", "work", "port_check"):
+        setattr(options, attr, os.path.abspath(getattr(options, attr)))
+    stages = set(options.stage.split(","))
+    os.makedirs(options.work, exist_ok=True)
+    with open(os.path.join(options.work, "author_compile.py"), "w", encoding="utf-8") as handle:
+        handle.write(AUTHOR_COMPILE)
+    roots = {"pypto-lib": options.pypto_lib, "pypto": options.pypto}
+    files = corpus(roots, options.only)
+    summary = {"platform": options.platform, "files": len(files), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+
+    metas = []
+    if "compile" in stages or "estimate" in stages or "errors" in stages:
+        for index, (label, rel) in enumerate(files, 1):
+            meta = compile_one(options, roots, label, rel)
+            metas.append(meta)
+            print(f"[{index}/{len(files)}] {label}:{rel} exit {meta['exit']} {meta['seconds']} s, "
+                  f"{len(meta['programs'])} program(s)", file=sys.stderr, flush=True)
+        accepted = [m for m in metas if m["programs"]]
+        summary["compiled_files"] = len(accepted)
+        summary["compiler_pairs"] = sum(len(compiler_pairs(options, m)) for m in accepted)
+        print(f"\ncompile: {len(accepted)} of {len(files)} files compile ({summary['compiler_pairs']} (function, space) pairs)")
+
+    if "estimate" in stages:
+        totals = {"pairs": 0, "named": 0, "within10": 0}
+        rows = []
+        for meta in metas:
+            if not meta["programs"]:
+                continue
+            result = estimate_one(options, roots, meta["label"], meta["file"], meta)
+            for key in totals:
+                totals[key] += result[key]
+            rows.append((meta, result))
+            with open(os.path.join(slot(options, meta["label"], meta["file"]), "estimate.json"), "w",
+                      encoding="utf-8") as handle:
+                json.dump(result, handle, indent=1)
+        print("\n| file | pairs | named | within ±10% |\n|:---|---:|---:|---:|")
+        for meta, result in rows:
+            print(f"| {meta['label']}:{meta['file']} | {result['pairs']} | {result['named']} | {result['within10']} |")
+        pct = lambda n: f"{100.0 * n / max(totals['pairs'], 1):.1f}%"
+        print(f"| **all** | {totals['pairs']} | {totals['named']} ({pct(totals['named'])}) | "
+              f"{totals['within10']} ({pct(totals['within10'])}) |")
+        summary["estimate"] = totals
+
+    if "errors" in stages:
+        # Accepted: every file of the trees except program files whose compile produced nothing.
+        rejected = {os.path.join(roots[m["label"]], m["file"]) for m in metas if not m["programs"]}
+        flagged = {path: rules for path, rules in lint_errors(options, roots).items() if path not in rejected}
+        print(f"\nerrors: {len(flagged)} files the compiler accepts get an error "
+              f"({len(rejected)} program files that do not compile left out)")
+        for path, rules in sorted(flagged.items()):
+            print(f"  {path}: {', '.join(rules)}")
+        summary["false_error_files"] = flagged
+
+    if "speed" in stages:
+        speed(options, roots)
+
+    with open(os.path.join(options.work, f"summary-{options.platform}.json"), "w", encoding="utf-8") as handle:
+        json.dump(summary, handle, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+// The estimator on a model folder the way pypto-lib writes one (tests/fixtures/corpus/multi_module):
+// a dataclass config read through `M.field` and a @property, an inline block whose tensor-level code
+// is spliced into a `for ... in pl.spmd(..., name_hint=)` kernel and inlined twice (`scale_rows`,
+// `scale_rows_0`), a K loop whose matmul_acc accumulates in place under pl.pipeline(stage=2). Every
+// (function, space) figure is compared with the real compiler's AllocateMemoryAddr dump of the program.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "compiler/memory_dump_parser.h"
+#include "compiler/sram_usage.h"
+#include "core/source_file.h"
+#include "dsl/dsl_model.h"
+#include "sram/sram_estimator.h"
+#include "test_support.h"
+
+namespace portcheck::multi_module_estimate_test {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fixture() { return fs::path(test::fixturesDir()) / "corpus/multi_module"; }
+
+dsl::ProgramModel model() {
+  std::vector<SourceFile> files;
+  for (const char* f : {"model.py", "blocks.py", "config.py"}) {
+    SourceFile s;
+    s.path = std::string("multi_module/") + f;
+    s.text = test::readFile(fixture() / f);
+    files.push_back(std::move(s));
+  }
+  return dsl::buildProgramModel(files);
+}
+
+TEST(MultiModuleEstimate, DataclassConfigFieldsDefaultsAndPropertiesAreConstants) {
+  dsl::ProgramModel pm = model();
+  const dsl::FileModel& blocks = pm.files[1];
+  ASSERT_NE(blocks.constant("D"), nullptr);
+  EXPECT_EQ(blocks.constant("D")->value.i, 256);  // M.hidden, a keyword of the constructor
+  EXPECT_EQ(blocks.constant("ROWS")->value.i, 64);  // M.rows, the class's default
+  const dsl::FileModel& main = pm.files[0];
+  ASSERT_NE(main.constant("HALF"), nullptr);
+  EXPECT_EQ(main.constant("HALF")->value.i, 128);  // M.half, a @property over the fields
+}
+
+TEST(MultiModuleEstimate, InlineHelpersCalledFromKernelsAreIncoreCode) {
+  dsl::ProgramModel pm = model();
+  const dsl::FileModel& blocks = pm.files[1];
+  const dsl::Function& tile = blocks.functions[static_cast<std::size_t>(blocks.functionIndex("_scale_tile"))];
+  ASSERT_FALSE(tile.regions.empty());
+  EXPECT_TRUE(tile.regions[0].kernel_name.empty());  // spliced into its caller's kernel, no kernel itself
+  bool on_chip = false;
+  for (const dsl::Value& v : tile.values) on_chip = on_chip || (v.name == "u" && v.on_chip);
+  EXPECT_TRUE(on_chip);
+}
+
+TEST(MultiModuleEstimate, EveryPairMatchesTheRealCompilersAllocation) {
+  std::vector<sram::KernelEstimate> ks = sram::estimateProgram(model(), Platform::A2A3);
+  std::map<std::string, std::int64_t> estimate;
+  for (const sram::KernelEstimate& k : ks)
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  PassDump dump = parsePassDump(test::readFile(fixture() / "compiled/35_after_AllocateMemoryAddr.py"),
+                                "AllocateMemoryAddr");
+  int pairs = 0;
+  for (const DumpFunction& fn : dump.functions) {
+    if (!fn.isCompute()) continue;
+    for (const SpaceUsage& u : spaceUsage(fn, nullptr)) {
+      ++pairs;
+      std::string key = u.function + "/" + u.space;
+      ASSERT_TRUE(estimate.count(key)) << key << " has no estimate";
+      EXPECT_EQ(estimate[key], u.hwm) << key;
+    }
+  }
+  EXPECT_EQ(pairs, 6);
+  // The second instance is the first's figure again, marked so findings come from the first only.
+  int repeated = 0;
+  for (const sram::KernelEstimate& k : ks) repeated += k.repeated;
+  EXPECT_EQ(repeated, 1);
+  EXPECT_EQ(sram::firstInstances(ks).size(), ks.size() - 1);
+}
+
+}  // namespace
+}  // namespace portcheck::multi_module_estimate_test
