@@ -21,8 +21,8 @@ estimate  `port-check report --format json` per file, its (function, space) esti
           the compiler's: named (an estimate under the compiler's name) and within +-10%.
 errors    one cold `port-check lint --format json` of the three trees (C++ files included): files
           that get an error, leaving out program files whose compile produced nothing.
-speed     cold lint (--no-cache) of the corpus trees beside pyflakes3 on the same .py files, with
-          hyperfine.
+speed     cold lint (--no-cache) of the corpus trees beside pyflakes (Debian's python3-pyflakes) on
+          the same .py files, with hyperfine; also port-check on one thread (-j1), for its CPU cost.
 
 Prints one Markdown table per stage; WORK/summary.json keeps the figures.
 """
@@ -260,9 +260,11 @@ def speed(options, roots) -> None:
                     if name.endswith(".py"):
                         handle.write(os.path.join(folder, name) + "\n")
     cache = os.path.join(options.work, "lint-cache")
+    lint = f"{options.port_check} lint --no-cache --fail-on never --cache-dir {cache} " + " ".join(trees)
     commands = [
-        f"{options.port_check} lint --no-cache --fail-on never --cache-dir {cache} " + " ".join(trees) + " >/dev/null",
-        f"xargs pyflakes3 < {listing} >/dev/null || true",
+        lint + " >/dev/null",
+        lint + " -j1 >/dev/null",
+        f"xargs {options.pyflakes} < {listing} >/dev/null || true",
     ]
     out = os.path.join(options.work, "speed.md")
     subprocess.run(["hyperfine", "--warmup", "1", "--runs", str(options.runs), "--export-markdown", out,
@@ -283,6 +285,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=int, default=300, help="seconds per compile")
     parser.add_argument("--runs", type=int, default=5, help="hyperfine runs of the speed stage")
     parser.add_argument("--only", help="regular expression on LABEL:FILE")
+    parser.add_argument("--pyflakes", default="/usr/bin/python3 -m pyflakes",
+                        help="the pyflakes command the speed stage compares with (Debian: python3-pyflakes)")
     options = parser.parse_args()
     for attr in ("pypto", "pypto_lib", "work", "port_check"):
         setattr(options, attr, os.path.abspath(getattr(options, attr)))

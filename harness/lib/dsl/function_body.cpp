@@ -1,5 +1,6 @@
 // Function bodies: statements, expressions, values and their types, loops, scopes, incore regions.
 #include <algorithm>
+#include <set>
 #include <unordered_set>
 
 #include "dsl/const_eval.h"
@@ -62,7 +63,7 @@ std::string_view unsupportedStmtKind(std::string_view t) {
 class BodyBuilder {
  public:
   BodyBuilder(Unit& unit, int file, int fn_index)
-      : unit_(unit), file_(file), scan_(unit.scans[static_cast<std::size_t>(file)]),
+      : unit_(unit), file_(file), fn_index_(fn_index), scan_(unit.scans[static_cast<std::size_t>(file)]),
         fm_(unit.files[static_cast<std::size_t>(file)]), fn_(fm_.functions[static_cast<std::size_t>(fn_index)]) {}
 
   void buildSignature(TSNode def) {
@@ -96,6 +97,7 @@ class BodyBuilder {
  private:
   Unit& unit_;
   int file_;
+  int fn_index_;
   FileScan& scan_;
   FileModel& fm_;
   Function& fn_;
@@ -231,10 +233,24 @@ class BodyBuilder {
         param.type = annotationType(param.annotation, &param.direction, &param.dynamic_shape);
         if (param.type.kind == ValueKind::Tensor) param.type.space = MemSpace::DDR;
       }
+      specialise(param, fn_.params.size());
       param.value = newValue(param.name, param.type, -1, -1);
       fn_.values[static_cast<std::size_t>(param.value)].param = static_cast<int>(fn_.params.size());
       fn_.params.push_back(std::move(param));
     }
+  }
+
+  // A bare `pl.Tensor` parameter takes the dtype (and shape, when it has none) the program passes.
+  void specialise(Param& param, std::size_t index) const {
+    auto it = unit_.specialised.find({file_, fn_index_});
+    if (it == unit_.specialised.end() || index >= it->second.size() || !it->second[index]) return;
+    const TypeInfo& t = *it->second[index];
+    if (param.type.kind != ValueKind::Tensor && param.type.kind != ValueKind::Unknown) return;
+    if (param.type.kind == ValueKind::Unknown && param.has_annotation) return;
+    param.type.kind = ValueKind::Tensor;
+    param.type.space = MemSpace::DDR;
+    if (param.type.dtype == DType::Unknown) param.type.dtype = t.dtype;
+    if (!param.type.shape.rank_known) param.type.shape = t.shape;
   }
 
   // ------------------------------------------------------------ annotations
@@ -1328,6 +1344,50 @@ void buildBodies(Unit& unit, int file) {
     BodyBuilder(unit, file, static_cast<int>(i)).buildBody(s.function_nodes[i]);
 }
 
+void rebuildFunction(Unit& unit, int file, int function, bool inlined_into_kernel) {
+  Function& fn = unit.files[static_cast<std::size_t>(file)].functions[static_cast<std::size_t>(function)];
+  Function fresh;
+  fresh.name = fn.name;
+  fresh.class_name = fn.class_name;
+  fresh.in_program = fn.in_program;
+  fresh.kind = fn.kind;
+  fresh.loc = fn.loc;
+  fresh.name_loc = fn.name_loc;
+  fresh.decorators = fn.decorators;
+  fn = std::move(fresh);
+  TSNode def = unit.scans[static_cast<std::size_t>(file)].function_nodes[static_cast<std::size_t>(function)];
+  BodyBuilder(unit, file, function).buildSignature(def);
+  BodyBuilder(unit, file, function).buildBody(def, inlined_into_kernel);
+}
+
+bool specialiseCalleesFromCallers(Unit& unit) {
+  std::set<std::pair<int, int>> changed;
+  for (const FileModel& fm : unit.files)
+    for (const Function& fn : fm.functions)
+      for (int c : fn.calls) {
+        const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
+        if (call.callee_file < 0 || call.callee_function < 0) continue;
+        const Function& callee = unit.files[static_cast<std::size_t>(call.callee_file)]
+                                     .functions[static_cast<std::size_t>(call.callee_function)];
+        if (!callee.isDsl() || &callee == &fn) continue;
+        auto& slots = unit.specialised[{call.callee_file, call.callee_function}];
+        std::size_t first = (!callee.params.empty() && callee.params.front().is_self) ? 1 : 0;
+        for (std::size_t i = 0; i < call.args.size() && first + i < callee.params.size(); ++i) {
+          const Param& p = callee.params[first + i];
+          bool bare = (p.type.kind == ValueKind::Tensor || !p.has_annotation) && p.type.dtype == DType::Unknown;
+          if (!bare) continue;
+          const Value* v = fn.valueOf(call.args[i]);
+          if (!v || v->type.kind != ValueKind::Tensor || v->type.dtype == DType::Unknown) continue;
+          if (slots.size() < callee.params.size()) slots.resize(callee.params.size());
+          if (slots[first + i]) continue;  // the first caller's type wins
+          slots[first + i] = v->type;
+          changed.insert({call.callee_file, call.callee_function});
+        }
+      }
+  for (const auto& [file, function] : changed) rebuildFunction(unit, file, function, false);
+  return !changed.empty();
+}
+
 void buildInlinedBodies(Unit& unit) {
   // Inline functions called from incore code and never from host code are rebuilt as incore code,
   // which may put further inline calls in incore code: repeated until nothing changes (bounded).
@@ -1355,20 +1415,8 @@ void buildInlinedBodies(Unit& unit) {
     for (std::size_t f = 0; f < unit.files.size(); ++f)
       for (std::size_t i = 0; i < unit.files[f].functions.size(); ++i) {
         if (rebuilt[f][i] || !from_kernel[f][i] || from_host[f][i]) continue;
-        Function& fn = unit.files[f].functions[i];
-        if (!fn.scopes.empty()) continue;  // holds kernels of its own: stays host code
-        Function fresh;
-        fresh.name = fn.name;
-        fresh.class_name = fn.class_name;
-        fresh.in_program = fn.in_program;
-        fresh.kind = fn.kind;
-        fresh.loc = fn.loc;
-        fresh.name_loc = fn.name_loc;
-        fresh.decorators = fn.decorators;
-        fn = std::move(fresh);
-        BodyBuilder signature(unit, static_cast<int>(f), static_cast<int>(i));
-        signature.buildSignature(unit.scans[f].function_nodes[i]);
-        BodyBuilder(unit, static_cast<int>(f), static_cast<int>(i)).buildBody(unit.scans[f].function_nodes[i], true);
+        if (!unit.files[f].functions[i].scopes.empty()) continue;  // holds kernels of its own: host code
+        rebuildFunction(unit, static_cast<int>(f), static_cast<int>(i), true);
         rebuilt[f][i] = 1;
         changed = true;
       }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <deque>
+#include <mutex>
 #include <set>
 #include <system_error>
+#include <unordered_map>
 
 namespace portcheck::dsl {
 
@@ -249,7 +251,9 @@ using local_imports_impl::logicalLines;
 using local_imports_impl::parseStatement;
 using local_imports_impl::pathExpression;
 
-std::vector<ImportStatement> importStatements(std::string_view python_text) {
+namespace local_imports_impl {
+
+std::vector<ImportStatement> scanImports(std::string_view python_text) {
   std::vector<ImportStatement> out;
   for (const std::string& line : logicalLines(python_text)) {
     std::string_view l = line;
@@ -264,8 +268,29 @@ std::vector<ImportStatement> importStatements(std::string_view python_text) {
   return out;
 }
 
+}  // namespace local_imports_impl
+
+std::vector<ImportStatement> importStatements(std::string_view python_text) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::vector<ImportStatement>> seen;
+  static std::size_t bytes = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = seen.find(std::string(python_text));
+    if (it != seen.end()) return it->second;
+  }
+  std::vector<ImportStatement> out = local_imports_impl::scanImports(python_text);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (bytes + python_text.size() <= (32u << 20)) {
+    seen.try_emplace(std::string(python_text), out);
+    bytes += python_text.size();
+  }
+  return out;
+}
+
 std::vector<fs::path> sysPathAdditions(std::string_view python_text, const fs::path& file_dir) {
   std::vector<fs::path> out;
+  if (python_text.find("sys.path") == std::string_view::npos) return out;
   std::vector<std::string> lines = logicalLines(python_text);
   for (const std::string& line : lines) {
     std::string_view l = line;
@@ -290,7 +315,7 @@ std::vector<fs::path> sysPathAdditions(std::string_view python_text, const fs::p
 }
 
 std::vector<LocalFile> importedLocalFiles(const std::vector<LocalFile>& entries, const LocalReader& read,
-                                          std::size_t max_files) {
+                                          std::size_t max_files, bool transitive) {
   std::vector<LocalFile> found;
   std::set<fs::path> seen;
   std::vector<fs::path> roots;  // sys.path as the entries see it: their folders, then what files add
@@ -329,7 +354,7 @@ std::vector<LocalFile> importedLocalFiles(const std::vector<LocalFile>& entries,
         if (!source) continue;
         storage.push_back(LocalFile{c, std::move(*source)});
         found.push_back(storage.back());
-        queue.push_back(&storage.back());
+        if (transitive) queue.push_back(&storage.back());
       }
     }
   }

@@ -32,7 +32,8 @@ struct ImportStatement {
 };
 
 // Every import statement of a Python text (also inside functions and `try:` blocks; docstrings and
-// comments skipped; parenthesised and backslash-continued name lists joined).
+// comments skipped; parenthesised and backslash-continued name lists joined). Remembered per text for
+// the run (a module imported by many files is scanned once).
 std::vector<ImportStatement> importStatements(std::string_view python_text);
 
 // Folders the file adds to sys.path, from the forms above, relative to `file_dir`; lexically normal.
@@ -51,7 +52,8 @@ inline constexpr std::size_t kMaxLocalImports = 96;  // a runaway chain of impor
 
 // The files `entries` import, transitively, in the order first found, without the entries themselves
 // and at most `max_files` of them. `entries` are (absolute path, text) pairs of one program.
+// `transitive` false: only the modules the entries import themselves.
 std::vector<LocalFile> importedLocalFiles(const std::vector<LocalFile>& entries, const LocalReader& read,
-                                          std::size_t max_files = kMaxLocalImports);
+                                          std::size_t max_files = kMaxLocalImports, bool transitive = true);
 
 }  // namespace portcheck::dsl

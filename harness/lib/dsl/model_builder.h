@@ -1,7 +1,9 @@
 #pragma once
 // Internal to dsl/: the pieces buildProgramModel() puts together (module scan, constant
 // evaluation across files, function bodies). Consumers include dsl/dsl_model.h only.
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -67,6 +69,9 @@ struct Unit {
   std::vector<FileScan> scans;
   std::vector<FileModel> files;
   const ConstValue* self_record = nullptr;  // `self` while a record's @property body is evaluated
+  // Parameter types a bare `pl.Tensor` takes where the program specialises it: (file, function) ->
+  // per parameter index the type (dtype, shape) of what the file's __main__ or a caller passes.
+  std::map<std::pair<int, int>, std::vector<std::optional<TypeInfo>>> specialised;
 };
 
 // Pass 1: aliases, imports, constants' nodes, functions (kinds, decorators) of one file.
@@ -86,6 +91,14 @@ ConstValue evalAttribute(Unit& unit, int file, TSNode attribute, int depth);
 void buildSignatures(Unit& unit, int file);
 // Pass 4: bodies of every function of the file (after every file's signatures).
 void buildBodies(Unit& unit, int file);
+// Pass 3b: bare tensor parameters of the @pl.jit entries typed from the calls of the file's
+// `if __name__ == "__main__":` block (torch tensors built there), as the JIT specialises them.
+void specialiseEntriesFromMain(Unit& unit, int file);
+// Pass 4a: bare tensor parameters of kernels / inline functions typed from their callers' arguments,
+// and those bodies rebuilt; true when something changed.
+bool specialiseCalleesFromCallers(Unit& unit);
+// Rebuilds one function's signature and body (after its parameter types were specialised).
+void rebuildFunction(Unit& unit, int file, int function, bool inlined_into_kernel);
 // Pass 4b: inline functions called only from incore code rebuilt as incore code (spliced into kernels).
 void buildInlinedBodies(Unit& unit);
 // Pass 5: kernel names of every incore region of the unit.

@@ -3,6 +3,7 @@
 #include <unordered_set>
 
 #include "dsl/model_builder.h"
+#include "parse/parse_cache.h"
 
 namespace portcheck::dsl {
 
@@ -264,14 +265,17 @@ ProgramModel buildProgramModel(std::span<const SourceFile> files) {
   unit.files.resize(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
     unit.scans[i].src = &files[i];
-    unit.scans[i].tree = SyntaxTree::parse(Language::Python, files[i].text);
+    unit.scans[i].tree = parsePythonShared(files[i].text);
     detail::scanFile(unit, static_cast<int>(i));
   }
   for (std::size_t i = 0; i < files.size(); ++i) detail::bindImports(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::followReexports(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::collectConstants(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::specialiseEntriesFromMain(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildSignatures(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildBodies(unit, static_cast<int>(i));
+  for (int round = 0; round < 4 && detail::specialiseCalleesFromCallers(unit); ++round) {
+  }
   detail::buildInlinedBodies(unit);
   detail::nameKernels(unit);
   ProgramModel pm;

@@ -1,6 +1,9 @@
 #include "lint/lint_engine.h"
 
+#include <algorithm>
 #include <atomic>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -161,12 +164,70 @@ LintOutcome mergeOutcomes(std::vector<Diagnostic> first, std::vector<LintOutcome
 
 }  // namespace
 
+// Loose Python files that import one another or share a module they import (a model folder's files and
+// its config.py) form one unit, so each module is parsed and modelled once; other files stay alone.
+// Direct imports are enough to connect them: the unit then brings in the whole closure as context.
+std::vector<std::vector<fs::path>> looseUnits(const Workspace& ws, const std::vector<fs::path>& files, int jobs) {
+  std::map<fs::path, fs::path> parent;
+  std::function<fs::path(const fs::path&)> find = [&](const fs::path& p) -> fs::path {
+    auto it = parent.find(p);
+    if (it == parent.end() || it->second == p) return p;
+    return it->second = find(it->second);
+  };
+  auto unite = [&](const fs::path& a, const fs::path& b) {
+    fs::path ra = find(a), rb = find(b);
+    if (ra != rb) parent[ra] = rb;
+  };
+  std::vector<fs::path> normal;
+  for (const fs::path& f : files) normal.push_back((f.is_relative() ? ws.root / f : f).lexically_normal());
+  // The modules each file imports itself, read in parallel.
+  std::vector<std::vector<fs::path>> imports(files.size());
+  parallelFor(files.size(), jobs, [&](std::size_t i) {
+    const fs::path& p = normal[i];
+    if (!isPythonSource(p)) return;
+    ReadResult r = readSourceFile(p, ws.relative(p));
+    if (!r.file) return;
+    auto read = [&](const fs::path& q) -> std::optional<SourceFile> {
+      ReadResult rr = readSourceFile(q, ws.relative(q));
+      return rr.file ? std::optional<SourceFile>(std::move(*rr.file)) : std::nullopt;
+    };
+    for (const dsl::LocalFile& m :
+         dsl::importedLocalFiles({dsl::LocalFile{p, std::move(*r.file)}}, read, dsl::kMaxLocalImports, false))
+      imports[i].push_back(m.path);
+  });
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    parent.try_emplace(normal[i], normal[i]);
+    for (const fs::path& m : imports[i]) {
+      parent.try_emplace(m, m);
+      unite(normal[i], m);
+    }
+  }
+  std::vector<std::vector<fs::path>> units;
+  std::map<fs::path, std::size_t> unit_of;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!isPythonSource(normal[i])) {
+      units.push_back({files[i]});
+      continue;
+    }
+    auto [it, fresh] = unit_of.try_emplace(find(normal[i]), units.size());
+    if (fresh) units.emplace_back();
+    units[it->second].push_back(files[i]);
+  }
+  return units;
+}
+
 LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintSettings& settings, int jobs) {
   std::vector<Unit> units;
   for (const Project& p : targets.projects) units.push_back(Unit{&p, p.sources});
-  for (const fs::path& f : targets.files) units.push_back(Unit{nullptr, {f}});
+  for (std::vector<fs::path>& group : looseUnits(ws, targets.files, jobs)) units.push_back(Unit{nullptr, std::move(group)});
   std::vector<LintOutcome> results(units.size());
-  parallelFor(units.size(), jobs, [&](std::size_t i) { lintUnit(ws, units[i], settings, results[i]); });
+  // Largest units first, so a big model folder does not start last and hold up the run alone;
+  // results stay in unit order.
+  std::vector<std::size_t> order(units.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return units[a].sources.size() > units[b].sources.size(); });
+  parallelFor(units.size(), jobs, [&](std::size_t i) { lintUnit(ws, units[order[i]], settings, results[order[i]]); });
   return mergeOutcomes(targets.problems, results, *settings.config);
 }
 

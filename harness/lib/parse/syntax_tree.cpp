@@ -20,6 +20,13 @@ SyntaxTree SyntaxTree::parse(Language lang, std::string_view text, std::uint64_t
   return t;
 }
 
+SyntaxTree SyntaxTree::copyFor(std::string_view same_text) const {
+  SyntaxTree t;
+  t.text_ = same_text;
+  if (tree_) t.tree_.reset(ts_tree_copy(tree_.get()));
+  return t;
+}
+
 TSNode SyntaxTree::root() const { return tree_ ? ts_tree_root_node(tree_.get()) : TSNode{}; }
 
 bool SyntaxTree::hasError() const { return tree_ && ts_node_has_error(root()); }

@@ -23,6 +23,9 @@ class SyntaxTree {
   // a parse that exceeds `timeout_micros` returns an empty tree (root() is null).
   static SyntaxTree parse(Language lang, std::string_view text, std::uint64_t timeout_micros = 5'000'000);
 
+  // The same tree over another copy of the same text (ts_tree_copy: shares the nodes, cheap).
+  SyntaxTree copyFor(std::string_view same_text) const;
+
   bool ok() const { return tree_ != nullptr; }
   TSNode root() const;
   bool hasError() const;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
@@ -135,6 +136,33 @@ TEST(LocalImports, LintOfAModelFileCoversTheKernelsOfItsImportedModules) {
   int rows = 0;
   for (const json& row : jb["sram"]) rows += row["function"] == "scale_rows";
   EXPECT_EQ(rows, 1) << jb["sram"];
+}
+
+// A folder of such files is one unit (they import one another): every file's findings once, each
+// kernel's row once, the same as linting the files one by one.
+TEST(LocalImports, AModelFolderIsLintedAsOneProgramWithEachFindingOnce) {
+  test::TempDir ws;
+  for (const char* f : {"config.py", "blocks.py", "model.py"})
+    ws.write(std::string("m/") + f, test::readFile(fs::path(test::fixturesDir()) / "corpus/multi_module" / f));
+  ws.write("m/other.py", "import pypto.language as pl\nfrom blocks import D\n\n\n@pl.jit\ndef other(x: pl.Tensor[[16, D], pl.FP32]):\n    with pl.at(level=pl.Level.CORE_GROUP, name_hint=\"o\"):\n        t = pl.load(x, [0, 0], [16, D])\n        pl.store(pl.exp(t), [0, 0], x)\n    return x\n");
+  CommonOptions o = test::optionsIn(ws.path(), Format::Json);
+  auto folder = json::parse(test::runInProcess([&](const Io& io) { return runLint(o, {"m"}, io); }).out);
+  std::multiset<std::string> findings, rows;
+  for (const json& d : folder["diagnostics"])
+    findings.insert(d["rule"].get<std::string>() + "@" + d["file"].get<std::string>() + ":" + std::to_string(d["line"].get<int>()));
+  for (const json& r : folder["sram"]) rows.insert(r["function"].get<std::string>() + "/" + r["space"].get<std::string>());
+  for (const std::string& f : findings) EXPECT_EQ(findings.count(f), 1u) << f;
+  for (const std::string& r : rows) EXPECT_EQ(rows.count(r), 1u) << r;
+  EXPECT_EQ(rows.count("o/Vec"), 1u);
+  EXPECT_EQ(rows.count("scale_rows_0/Vec"), 1u);
+  // Per file, the same findings.
+  std::multiset<std::string> one_by_one;
+  for (const char* f : {"m/blocks.py", "m/config.py", "m/model.py", "m/other.py"}) {
+    json alone = json::parse(test::runInProcess([&](const Io& io) { return runLint(o, {f}, io); }).out);
+    for (const json& d : alone["diagnostics"])
+      one_by_one.insert(d["rule"].get<std::string>() + "@" + d["file"].get<std::string>() + ":" + std::to_string(d["line"].get<int>()));
+  }
+  EXPECT_EQ(findings, one_by_one);
 }
 
 }  // namespace

@@ -80,5 +80,33 @@ TEST(MultiModuleEstimate, EveryPairMatchesTheRealCompilersAllocation) {
   EXPECT_EQ(sram::firstInstances(ks).size(), ks.size() - 1);
 }
 
+// Bare `pl.Tensor` parameters typed as the program specialises them: the entry's from the torch
+// tensors of the file's __main__ (a bfloat16 cast, a float32 default), the kernels' from the tensors
+// the entry passes them. Compared with the real compiler's dump of the program.
+TEST(MultiModuleEstimate, BareParametersTakeTheTypesTheirCallsGiveThem) {
+  fs::path dir = fs::path(test::fixturesDir()) / "corpus/bare_params";
+  std::vector<SourceFile> files(1);
+  files[0].path = "program.py";
+  files[0].text = test::readFile(dir / "program.py");
+  dsl::ProgramModel pm = dsl::buildProgramModel(files);
+  const dsl::Function& entry = pm.files[0].functions[static_cast<std::size_t>(pm.files[0].functionIndex("entry"))];
+  ASSERT_EQ(entry.params.size(), 3u);
+  EXPECT_EQ(entry.params[0].type.dtype, dsl::DType::BF16);
+  EXPECT_EQ(entry.params[1].type.dtype, dsl::DType::FP32);
+  EXPECT_EQ(entry.params[2].type.dtype, dsl::DType::FP32);  // torch.empty's default
+  std::map<std::string, std::int64_t> estimate;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(pm, Platform::A2A3))
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+  int pairs = 0;
+  for (const DumpFunction& fn : dump.functions)
+    if (fn.isCompute())
+      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) {
+        ++pairs;
+        EXPECT_EQ(estimate[u.function + "/" + u.space], u.hwm) << u.function << "/" << u.space;
+      }
+  EXPECT_EQ(pairs, 2);
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
