@@ -167,13 +167,20 @@ def compile_one(options, roots, label: str, rel: str) -> dict:
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
                                   if not os.path.exists(os.path.join(p, "ptoas")))
     started = time.monotonic()
-    try:
-        proc = subprocess.run([options.python, os.path.join(options.work, "author_compile.py"),
-                               os.path.join(root, rel), *argv], cwd=root, env=env, capture_output=True,
-                              text=True, timeout=options.timeout)
-        log, exit_code = proc.stdout + proc.stderr, proc.returncode
-    except subprocess.TimeoutExpired as exc:
-        log, exit_code = f"{exc.stdout or ''}{exc.stderr or ''}", "timeout"
+
+    def attempt(args: list[str]) -> tuple[str, object]:
+        try:
+            proc = subprocess.run([options.python, os.path.join(options.work, "author_compile.py"),
+                                   os.path.join(root, rel), *args], cwd=root, env=env, capture_output=True,
+                                  text=True, timeout=options.timeout)
+            return proc.stdout + proc.stderr, proc.returncode
+        except subprocess.TimeoutExpired as exc:
+            return f"{exc.stdout or ''}{exc.stderr or ''}", "timeout"
+
+    log, exit_code = attempt(argv)
+    # Files whose -p takes only device platforms (a2a3, a5): compile only, so the device name is as good.
+    if exit_code == 2 and "invalid choice" in str(log) and argv:
+        log, exit_code = attempt(["-p", options.platform])
     with open(os.path.join(base, "compile.log"), "w", encoding="utf-8") as handle:
         handle.write(log if isinstance(log, str) else log.decode(errors="replace"))
     programs = []

@@ -645,6 +645,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--mode", choices=("compile", "run"), default="compile",
                         help="compile only, or also run on the simulator and compare with the golden")
     parser.add_argument("--seed", type=int, default=0, help="run mode: seed of every random generator")
+    parser.add_argument("--compiled-dir", default=None,
+                        help="run mode: the compile stage's output folder of this port (ir.compile's, with "
+                             "compiled_meta.json); executed as it is instead of compiling again")
     parser.add_argument("--workspace", default=None,
                         help="the tree imports resolve in: modules loaded from below it, outside the "
                              "program's own folder, are listed in workspace_imports (the cache depends on them)")

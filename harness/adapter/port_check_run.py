@@ -39,6 +39,29 @@ def _type_name(exc_type: type) -> str:
     return name if module in ("builtins", "__main__") else f"{module}.{name}"
 
 
+def _reuse_compiled(options, result: dict):
+    """The compile stage's program, loaded from its output folder for this simulator (the generated code
+    does not depend on device vs simulator, only the runtime build does), or None to compile here."""
+    folder = getattr(options, "compiled_dir", None)
+    if not folder or not os.path.isfile(os.path.join(folder, "compiled_meta.json")):
+        return None
+    try:
+        import shutil  # noqa: PLC0415
+
+        from pypto.ir.compiled_program import CompiledProgram  # noqa: PLC0415
+
+        # A copy in the run's own folder: the runtime builds its binaries next to the program, and the
+        # compile cache's entry stays as the compile stage left it.
+        shutil.copytree(folder, options.out_dir, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("passes_dump", "report", "debug"))
+        compiled = CompiledProgram.from_dir(options.out_dir, platform=options.platform)
+    except BaseException as exc:  # noqa: BLE001 -- an unusable folder only costs the compile it would save
+        result["reused_compile_error"] = f"{type(exc).__name__}: {exc}"
+        return None
+    result["reused_compile"] = folder
+    return compiled
+
+
 def _record_exception(result: dict, exc: BaseException, status: str) -> None:
     result["status"] = status
     result["exception_type"] = _type_name(type(exc))
@@ -379,11 +402,13 @@ def execute(options, result: dict, name: str, obj, kind: str, spec_module, helpe
 
     result["phase"] = "compile"
     started = time.monotonic()
-    try:
-        compiled = helpers["compile_program"](kind, obj, args, options.platform, options.out_dir, result)
-    except BaseException as exc:  # noqa: BLE001
-        _record_exception(result, exc, "compile_error")
-        return 1
+    compiled = _reuse_compiled(options, result)
+    if compiled is None:
+        try:
+            compiled = helpers["compile_program"](kind, obj, args, options.platform, options.out_dir, result)
+        except BaseException as exc:  # noqa: BLE001
+            _record_exception(result, exc, "compile_error")
+            return 1
     result["seconds_compile"] = round(time.monotonic() - started, 3)
 
     result["phase"] = "execute"

@@ -163,6 +163,9 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       s.status = outcomes[i].status;
       s.ptoas = outcomes[i].ptoas;
       s.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      std::error_code ec;
+      if (s.status == "ok" && s.ptoas == "ran" && fs::is_regular_file(work / "out" / "compiled_meta.json", ec))
+        s.out_dir = work / "out";
     }
   };
   std::size_t jobs = options.jobs > 0 ? static_cast<std::size_t>(options.jobs)

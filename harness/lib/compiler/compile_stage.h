@@ -28,6 +28,9 @@ struct CompileTargetSummary {
   std::string status;         // adapter status, "" when none
   std::string ptoas;          // "ran" / "skipped" / ""
   double seconds = 0;         // wall time of this target (replay or compile)
+  // The compiler's output folder (ir.compile's, compiled_meta.json in it) when the compile succeeded
+  // with kernels generated (ptoas ran): the run stage executes it instead of compiling again.
+  std::filesystem::path out_dir;
 };
 
 struct CompileStageResult {

@@ -50,7 +50,8 @@ std::map<std::string, std::string> runEnvironment(const std::map<std::string, st
   return env;
 }
 
-RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings) {
+RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                           const std::filesystem::path& compiled_dir) {
   RunRecord rec;
   rec.project = target.name;
   rec.source_root = target.source_root;
@@ -96,6 +97,7 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
     spec.argv.insert(spec.argv.end(), {"--project", target.source_root.string()});
   spec.argv.insert(spec.argv.end(), {"--platform", simName(platform), "--out-dir", out.string(), "--result",
                                      result_file.string(), "--mode", "run", "--seed", std::to_string(kRunSeed)});
+  if (!compiled_dir.empty()) spec.argv.insert(spec.argv.end(), {"--compiled-dir", compiled_dir.string()});
   spec.env = runEnvironment(settings.environment, settings.toolchain);
   spec.cwd = target.source_root;
   spec.timeout = settings.timeout;

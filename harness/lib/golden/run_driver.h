@@ -28,6 +28,9 @@ std::map<std::string, std::string> runEnvironment(const std::map<std::string, st
                                                   const Toolchain& toolchain);
 
 // `settings.timeout` is the run's time limit; `settings.adapter_script` must be installed.
-RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings);
+// `compiled_dir`: the compile stage's output folder of the target, executed instead of compiling again
+// (empty: the adapter compiles for the simulator itself).
+RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                           const std::filesystem::path& compiled_dir = {});
 
 }  // namespace portcheck

@@ -55,7 +55,7 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
           continue;
         }
       }
-      analyses[i] = analyzeRun(runGoldenProcess(t, platform, settings));
+      analyses[i] = analyzeRun(runGoldenProcess(t, platform, settings, compiled[i].out_dir));
       std::string error;
       if (!key.empty() && !storeCachedRun(settings.cache_root, key, analyses[i].run, error))
         analyses[i].diagnostics.push_back(makeDiagnostic("GOLD010", "", 0, 0,

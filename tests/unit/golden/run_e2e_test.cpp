@@ -109,6 +109,12 @@ TEST(RunEndToEnd, RowSoftmaxPassesAndAWrongReductionIsReportedOnTheSimulator) {
   EXPECT_EQ(g["golden"][0]["status"], "passed") << good.out;
   EXPECT_EQ(g["golden"][0]["outputs"][0]["name"], "out");
   EXPECT_EQ(g["golden"][0]["outputs"][0]["mismatches"], 0);
+  // The run executed the compile stage's program instead of compiling it again.
+  bool reused = false;
+  for (const auto& e : fs::recursive_directory_iterator(ws / ".port-check-cache/run"))
+    if (e.path().filename() == "result.json")
+      reused |= nlohmann::json::parse(test::readFile(e.path())).contains("reused_compile");
+  EXPECT_TRUE(reused);
 
   auto bad = test::runBinary(args + "projects/row_softmax_wrong", ws.path());
   EXPECT_EQ(bad.exit_code, 1) << bad.out;

@@ -64,6 +64,15 @@ TEST(RunDriver, RunsTheAdapterInRunModeWithTheSeedAndTheRuntimeOnThePath) {
   EXPECT_EQ(runWorkDir(w.settings.cache_root, w.project("args", "args"), Platform::A5).filename(), "a5");
 }
 
+TEST(RunDriver, TheCompileStagesOutputFolderIsHandedToTheAdapter) {
+  RunWorkspace w;
+  fs::path compiled = w.ws / ".port-check-cache/compile/args-0123456789/a2a3/out";
+  RunRecord r = runGoldenProcess(w.project("args", "args"), Platform::A2A3, w.settings, compiled);
+  EXPECT_TRUE(has(r.log, "--compiled-dir " + compiled.string())) << r.log;
+  RunRecord alone = runGoldenProcess(w.project("args", "args"), Platform::A2A3, w.settings);
+  EXPECT_FALSE(has(alone.log, "--compiled-dir")) << alone.log;
+}
+
 TEST(RunDriver, ATimeoutKillsTheWholeProcessGroupAndIsGOLD013) {
   RunWorkspace w;
   auto start = std::chrono::steady_clock::now();
