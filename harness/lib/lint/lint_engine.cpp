@@ -87,6 +87,14 @@ void lintSources(const Project* project, std::vector<SourceFile> sources, const 
   out.sram.insert(out.sram.end(), entry->sram.begin(), entry->sram.end());
 }
 
+// Reads a file found on disk as the workspace names it (workspace-relative when under its root).
+dsl::LocalReader workspaceReader(const Workspace& ws) {
+  return [&ws](const fs::path& p) -> std::optional<SourceFile> {
+    ReadResult r = readSourceFile(p, ws.relative(p));
+    return r.file ? std::optional<SourceFile>(std::move(*r.file)) : std::nullopt;
+  };
+}
+
 // The modules the Python files of `sources` import from disk (dsl/local_imports.h), read like them.
 std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources) {
   std::vector<dsl::LocalFile> entries;
@@ -97,12 +105,7 @@ std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<So
   }
   std::vector<SourceFile> out;
   if (entries.empty()) return out;
-  auto read = [&](const fs::path& p) -> std::optional<SourceFile> {
-    std::string rel = ws.relative(p);
-    ReadResult r = readSourceFile(p, rel);
-    return r.file ? std::optional<SourceFile>(std::move(*r.file)) : std::nullopt;
-  };
-  for (dsl::LocalFile& f : dsl::importedLocalFiles(entries, read)) out.push_back(std::move(f.source));
+  for (dsl::LocalFile& f : dsl::importedLocalFiles(entries, workspaceReader(ws))) out.push_back(std::move(f.source));
   return out;
 }
 
@@ -185,14 +188,11 @@ std::vector<std::vector<fs::path>> looseUnits(const Workspace& ws, const std::ve
   parallelFor(files.size(), jobs, [&](std::size_t i) {
     const fs::path& p = normal[i];
     if (!isPythonSource(p)) return;
-    ReadResult r = readSourceFile(p, ws.relative(p));
-    if (!r.file) return;
-    auto read = [&](const fs::path& q) -> std::optional<SourceFile> {
-      ReadResult rr = readSourceFile(q, ws.relative(q));
-      return rr.file ? std::optional<SourceFile>(std::move(*rr.file)) : std::nullopt;
-    };
+    dsl::LocalReader read = workspaceReader(ws);
+    std::optional<SourceFile> source = read(p);
+    if (!source) return;
     for (const dsl::LocalFile& m :
-         dsl::importedLocalFiles({dsl::LocalFile{p, std::move(*r.file)}}, read, dsl::kMaxLocalImports, false))
+         dsl::importedLocalFiles({dsl::LocalFile{p, std::move(*source)}}, read, dsl::kMaxLocalImports, false))
       imports[i].push_back(m.path);
   });
   for (std::size_t i = 0; i < files.size(); ++i) {

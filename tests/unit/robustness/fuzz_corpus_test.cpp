@@ -14,7 +14,7 @@
 #define PORTCHECK_FUZZ_BODIES(X)                                                                         \
   X(dsl_model) X(kernel_model) X(compile_log) X(error_blocks) X(memory_error) X(verifier_report)         \
   X(codegen_tables) X(ptoas_output) X(perf_hints) X(pass_dump) X(legacy_memory_report) X(clang_output) \
-  X(config) X(frontmatter)
+  X(config) X(frontmatter) X(local_imports)
 
 #define PORTCHECK_DECLARE_BODY(name) int portcheckFuzz_##name(const std::uint8_t* data, std::size_t size);
 PORTCHECK_FUZZ_BODIES(PORTCHECK_DECLARE_BODY)
