@@ -48,7 +48,8 @@ pypto.ir.compile = with_dumps
 runpy.run_path(path, run_name="__main__")
 '''
 
-MEMREF = re.compile(r"pl\.MemRef\(\s*[\w\"]+,\s*pl\.const\((\d+),\s*pl\.INT64\),\s*(\d+)\),\s*pl\.Mem\.(\w+)\]")
+# A tile's MemRef, whether its type goes on with a pl.TileView(...) or ends there.
+MEMREF = re.compile(r"pl\.MemRef\(\s*[\w\"]+,\s*pl\.const\((\d+),\s*pl\.INT64\),\s*(\d+)\),\s*pl\.Mem\.(\w+)\b")
 
 
 def sram(dump: str) -> dict[str, int]:

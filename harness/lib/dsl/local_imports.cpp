@@ -165,9 +165,29 @@ std::size_t countOf(std::string_view s, std::string_view what) {
   return n;
 }
 
+constexpr std::size_t kMaxUps = 64;
+
+// `NAME = value` bindings of the logical lines, by name, in order (a name bound several times keeps
+// every value; the first that evaluates to a path wins).
+using Bindings = std::unordered_map<std::string, std::vector<std::string_view>>;
+
+Bindings bindingsOf(const std::vector<std::string>& lines) {
+  Bindings out;
+  for (const std::string& line : lines) {
+    std::string_view l = trim(line);
+    std::size_t n = 0;
+    while (n < l.size() && identChar(l[n])) ++n;
+    if (n == 0) continue;
+    std::string_view after = trim(l.substr(n));
+    if (after.empty() || after[0] != '=' || (after.size() > 1 && after[1] == '=')) continue;
+    out[std::string(l.substr(0, n))].push_back(after.substr(1));
+  }
+  return out;
+}
+
 // Evaluates a path expression built from __file__ (or from a name bound to one); nullopt otherwise.
-std::optional<fs::path> pathExpression(std::string_view expr, const fs::path& file_dir,
-                                       const std::vector<std::string>& lines, int depth) {
+std::optional<fs::path> pathExpression(std::string_view expr, const fs::path& file_dir, const Bindings& bindings,
+                                       int depth) {
   expr = trim(expr);
   if (depth > 4 || expr.empty()) return std::nullopt;
   fs::path base;
@@ -187,14 +207,10 @@ std::optional<fs::path> pathExpression(std::string_view expr, const fs::path& fi
     if (n == 0) return std::nullopt;
     std::string name(e.substr(0, n));
     std::optional<fs::path> bound;
-    for (const std::string& line : lines) {
-      std::string_view l = trim(line);
-      if (l.rfind(name, 0) != 0) continue;
-      std::string_view after = trim(l.substr(name.size()));
-      if (after.empty() || after[0] != '=' || (after.size() > 1 && after[1] == '=')) continue;
-      bound = pathExpression(after.substr(1), file_dir, lines, depth + 1);
-      if (bound) break;
-    }
+    auto values = bindings.find(name);
+    if (values != bindings.end())
+      for (std::string_view value : values->second)
+        if ((bound = pathExpression(value, file_dir, bindings, depth + 1))) break;
     if (!bound) return std::nullopt;
     base = *bound / "__leaf__";  // steps up below start from the bound folder itself
     tail = e.substr(n);
@@ -203,9 +219,11 @@ std::optional<fs::path> pathExpression(std::string_view expr, const fs::path& fi
   for (std::size_t at2 = tail.find(".parents["); at2 != std::string_view::npos; at2 = tail.find(".parents[", at2 + 9)) {
     std::size_t k = 0;
     std::size_t i = at2 + 9;
-    while (i < tail.size() && tail[i] >= '0' && tail[i] <= '9') k = k * 10 + static_cast<std::size_t>(tail[i++] - '0');
+    while (i < tail.size() && tail[i] >= '0' && tail[i] <= '9' && k <= kMaxUps)
+      k = k * 10 + static_cast<std::size_t>(tail[i++] - '0');
     ups += k + 1;
   }
+  if (ups > kMaxUps) return std::nullopt;  // deeper than any real tree: not a folder worth looking in
   if (at == std::string_view::npos) ups += 1;  // leave "__leaf__"
   else if (ups == 0 && countOf(expr.substr(0, at), "dirname(") == 0) return std::nullopt;  // the file, not a folder
   for (std::size_t k = 0; k < ups; ++k) base = base.parent_path();
@@ -249,6 +267,8 @@ void candidatesUnder(const fs::path& folder, const ImportStatement& imp, std::ve
 using local_imports_impl::candidatesUnder;
 using local_imports_impl::logicalLines;
 using local_imports_impl::parseStatement;
+using local_imports_impl::Bindings;
+using local_imports_impl::bindingsOf;
 using local_imports_impl::pathExpression;
 
 namespace local_imports_impl {
@@ -292,6 +312,7 @@ std::vector<fs::path> sysPathAdditions(std::string_view python_text, const fs::p
   std::vector<fs::path> out;
   if (python_text.find("sys.path") == std::string_view::npos) return out;
   std::vector<std::string> lines = logicalLines(python_text);
+  const Bindings bindings = bindingsOf(lines);
   for (const std::string& line : lines) {
     std::string_view l = line;
     std::size_t at = l.find("sys.path.insert(");
@@ -308,7 +329,7 @@ std::vector<fs::path> sysPathAdditions(std::string_view python_text, const fs::p
       arg = arg.substr(comma + 1);
     }
     if (std::size_t close = arg.rfind(')'); close != std::string_view::npos) arg = arg.substr(0, close);
-    if (std::optional<fs::path> p = pathExpression(arg, file_dir, lines, 0))
+    if (std::optional<fs::path> p = pathExpression(arg, file_dir, bindings, 0))
       if (std::find(out.begin(), out.end(), *p) == out.end()) out.push_back(*p);
   }
   return out;
