@@ -7,6 +7,8 @@
 #include <system_error>
 #include <unordered_map>
 
+#include "parse/parse_cache.h"
+
 namespace portcheck::dsl {
 
 namespace fs = std::filesystem;
@@ -291,17 +293,26 @@ std::vector<ImportStatement> scanImports(std::string_view python_text) {
 }  // namespace local_imports_impl
 
 std::vector<ImportStatement> importStatements(std::string_view python_text) {
+  // Remembered per text within one run (parse/parse_cache.h's RunCacheScope); outside a run, scanned.
+  const std::uint64_t generation = runCacheGeneration();
+  if (generation == 0) return local_imports_impl::scanImports(python_text);
   static std::mutex mutex;
+  static std::uint64_t filled_in = 0;
   static std::unordered_map<std::string, std::vector<ImportStatement>> seen;
   static std::size_t bytes = 0;
   {
     std::lock_guard<std::mutex> lock(mutex);
+    if (filled_in != generation) {
+      seen.clear();
+      bytes = 0;
+      filled_in = generation;
+    }
     auto it = seen.find(std::string(python_text));
     if (it != seen.end()) return it->second;
   }
   std::vector<ImportStatement> out = local_imports_impl::scanImports(python_text);
   std::lock_guard<std::mutex> lock(mutex);
-  if (bytes + python_text.size() <= (32u << 20)) {
+  if (filled_in == generation && bytes + python_text.size() <= kMaxCachedBytes) {
     seen.try_emplace(std::string(python_text), out);
     bytes += python_text.size();
   }

@@ -13,6 +13,7 @@
 #include "lint/lint_cache.h"
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
+#include "parse/parse_cache.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -217,6 +218,7 @@ std::vector<std::vector<fs::path>> looseUnits(const Workspace& ws, const std::ve
 }
 
 LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintSettings& settings, int jobs) {
+  RunCacheScope run;  // units share parse trees within this run
   std::vector<Unit> units;
   for (const Project& p : targets.projects) units.push_back(Unit{&p, p.sources});
   for (std::vector<fs::path>& group : looseUnits(ws, targets.files, jobs)) units.push_back(Unit{nullptr, std::move(group)});
