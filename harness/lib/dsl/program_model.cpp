@@ -1,5 +1,6 @@
 // Building a unit's model (the passes of model_builder.h in order) and the model's queries.
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "dsl/model_builder.h"
@@ -156,9 +157,11 @@ void nameKernels(Unit& unit) {
       if (fn.isDsl() && !fn.isInline()) reserved.insert(fn.name);
   for (FileModel& f : unit.files) {
     for (Function& fn : f.functions) {
+      // The function's own names as the outliner sees them: after ConvertToSSA only the parameters
+      // keep their names (every variable becomes x__ssa_v0, x__iter_v1, ...).
       std::unordered_set<std::string> local;
-      for (const Value& v : fn.values)
-        if (!v.name.empty()) local.insert(v.name);
+      for (const Param& p : fn.params)
+        if (!p.is_self) local.insert(p.name);
       auto taken = [&](const std::string& n) { return local.count(n) > 0 || reserved.count(n) > 0; };
       auto numeric = [&](const std::string& base) {
         for (int k = 0;; ++k) {
@@ -172,8 +175,13 @@ void nameKernels(Unit& unit) {
         if (r.kind == RegionKind::IncoreFunction) continue;
         const Scope* scope = r.scope >= 0 ? &fn.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
         if (r.kind == RegionKind::SpmdBody) {
-          if (scope && scope->has_name_hint) r.kernel_name = scope->name_hint;
-          else if (!r.spmd_name_hint.empty()) r.kernel_name = r.spmd_name_hint;
+          // The parser splits an spmd hint into the Spmd wrapper `<x>_spmd` and the kernel `<x>`
+          // (pypto's _split_spmd_for_loop_name_hints): a hint ending in `_spmd` names the wrapper.
+          std::string hint = scope && scope->has_name_hint ? scope->name_hint : r.spmd_name_hint;
+          constexpr std::string_view kSpmd = "_spmd";
+          if (hint.size() > kSpmd.size() && hint.compare(hint.size() - kSpmd.size(), kSpmd.size(), kSpmd) == 0)
+            hint.resize(hint.size() - kSpmd.size());
+          r.kernel_name = hint;
           continue;
         }
         int owner = -1;

@@ -232,7 +232,7 @@ def other(x: pl.Tensor[[64, 64], pl.FP32]):
   std::vector<std::string> names;
   for (const dsl::IncoreRegion& r : f.regions) names.push_back(r.kernel_name);
   // the counter counts named scopes too; a repeated hint gets _0; a hint equal to a
-  // variable name of the function is suffixed as well
+  // parameter name of the function is suffixed as well
   EXPECT_EQ(names, (std::vector<std::string>{"model_incore_0", "norm", "model_incore_2", "norm_0", "x_0"}));
   ASSERT_EQ(f.scopes.size(), 6u);
   EXPECT_EQ(f.scopes[5].kind, dsl::ScopeKind::Other);  // pl.manual_scope is not incore
@@ -262,6 +262,54 @@ def f(x: pl.Tensor[[64, 64], pl.FP32]):
   EXPECT_TRUE(f.stmts[static_cast<std::size_t>(val(f, "t").def_stmt)].incore);
   EXPECT_TRUE(f.stmts[static_cast<std::size_t>(val(f, "u").def_stmt)].incore);
   EXPECT_FALSE(f.stmts[static_cast<std::size_t>(val(f, "v").def_stmt)].incore);
+}
+
+// pypto's parser splits an spmd hint into the Spmd wrapper `<x>_spmd` and the kernel `<x>`, in both
+// forms: `name_hint="q_proj"` and `name_hint="q_proj_spmd"` both name the kernel `q_proj`.
+// A hint equal to a local variable does not collide: ConvertToSSA renames every variable (x__ssa_v0,
+// x__iter_v1, ...) before OutlineIncoreScopes, only parameters keep their names (the `x` hint of
+// KernelNamesFollowTheOutliner is suffixed). Checked with the real compiler (e2d0f78): this
+// program's kernels are `acc` and `once`; upstream's qwen3_32b decode names its `q_proj` kernel so
+// beside a `q_proj` tensor.
+TEST(DslModelScopes, AHintDoesNotCollideWithALocalVariable) {
+  dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
+
+@pl.jit
+def f(x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    once = pl.create_tensor([64, 64], dtype=pl.FP32)
+    acc = pl.create_tensor([64, 64], dtype=pl.FP32)
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="acc"):
+        t = pl.load(x, [0, 0], [64, 64])
+        acc = pl.store(t, [0, 0], acc)
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="once"):
+        u = pl.load(acc, [0, 0], [64, 64])
+        out = pl.store(u, [0, 0], out)
+    return out
+)");
+  const dsl::Function& f = fn(m, "f");
+  ASSERT_EQ(f.regions.size(), 2u);
+  EXPECT_EQ(f.regions[0].kernel_name, "acc");
+  EXPECT_EQ(f.regions[1].kernel_name, "once");
+}
+
+TEST(DslModelScopes, AnSpmdHintNamesTheKernelWithoutItsSpmdSuffix) {
+  dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
+
+@pl.jit
+def f(x: pl.Tensor[[64, 64], pl.FP32]):
+    for i in pl.spmd(8, name_hint="q_proj_spmd"):
+        t = pl.load(x, [0, 0], [8, 64])
+    with pl.spmd(4, name_hint="down_proj_spmd"):
+        u = pl.load(x, [0, 0], [8, 64])
+    with pl.spmd(4, name_hint="kv_proj"):
+        w = pl.load(x, [0, 0], [8, 64])
+    return x
+)");
+  const dsl::Function& f = fn(m, "f");
+  ASSERT_EQ(f.regions.size(), 3u);
+  EXPECT_EQ(f.regions[0].kernel_name, "q_proj");
+  EXPECT_EQ(f.regions[1].kernel_name, "down_proj");
+  EXPECT_EQ(f.regions[2].kernel_name, "kv_proj");
 }
 
 TEST(DslModelLoops, PipelineStageInitValuesAndCarriedValues) {
