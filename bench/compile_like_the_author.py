@@ -32,6 +32,10 @@ import subprocess
 import sys
 import time
 
+# The corpus (program files of both repositories) and an AllocateMemoryAddr dump's figures, as the
+# real-corpus bench reads them.
+from real_corpus import corpus, dump_figures
+
 AUTHOR_RUN = '''
 import os, runpy, sys
 path = os.path.abspath(sys.argv[1])
@@ -48,24 +52,6 @@ pypto.ir.compile = with_dumps
 runpy.run_path(path, run_name="__main__")
 '''
 
-# A tile's MemRef, whether its type goes on with a pl.TileView(...) or ends there.
-MEMREF = re.compile(r"pl\.MemRef\(\s*[\w\"]+,\s*pl\.const\((\d+),\s*pl\.INT64\),\s*(\d+)\),\s*pl\.Mem\.(\w+)\b")
-
-
-def sram(dump: str) -> dict[str, int]:
-    figures: dict[str, int] = {}
-    function = None
-    with open(dump, encoding="utf-8", errors="replace") as handle:
-        for line in handle:
-            m = re.match(r"\s+def (\w+)\(", line)
-            if m:
-                function = m.group(1)
-            for offset, size, space in MEMREF.findall(line):
-                key = f"{function}/{space}"
-                figures[key] = max(figures.get(key, 0), int(offset) + int(size))
-    return figures
-
-
 def programs_under(top: str) -> list[dict]:
     """Kernels and SRAM figures of every compiler output folder below `top` that has the dump."""
     found = []
@@ -75,25 +61,12 @@ def programs_under(top: str) -> list[dict]:
         kernels = sorted({os.path.splitext(os.path.basename(k))[0] for k in
                           glob.glob(os.path.join(folder, "kernels", "**", "*.*"), recursive=True)
                           + glob.glob(os.path.join(folder, "ptoas", "*.pto"))})
-        found.append({"folder": folder, "kernels": kernels, "sram": sram(dump)})
+        found.append({"folder": folder, "kernels": kernels, "sram": dump_figures(dump)})
     return found
 
 
 def sample(roots: dict[str, str], count: int, seed: int) -> list[tuple[str, str]]:
-    pool = []
-    for label, subs in (("pypto-lib", ["examples", "models"]), ("pypto", ["examples"])):
-        for sub in subs:
-            for folder, _, files in os.walk(os.path.join(roots[label], sub)):
-                for name in files:
-                    if not name.endswith(".py"):
-                        continue
-                    path = os.path.join(folder, name)
-                    with open(path, encoding="utf-8", errors="replace") as handle:
-                        text = handle.read()
-                    if ("@pl.jit" in text or "@pl.program" in text) and re.search(
-                            r"^if __name__ == .__main__.:", text, re.M):
-                        pool.append((label, os.path.relpath(path, roots[label])))
-    pool.sort()
+    pool = sorted(corpus(roots, None))
     random.Random(seed).shuffle(pool)
     return pool[:count]
 

@@ -1344,6 +1344,16 @@ void buildBodies(Unit& unit, int file) {
     BodyBuilder(unit, file, static_cast<int>(i)).buildBody(s.function_nodes[i]);
 }
 
+namespace {
+
+// The unit's function a call resolves to, or nullptr.
+const Function* calleeIn(const Unit& unit, const Expr& call) {
+  if (call.callee_file < 0 || call.callee_function < 0) return nullptr;
+  return &unit.files[static_cast<std::size_t>(call.callee_file)].functions[static_cast<std::size_t>(call.callee_function)];
+}
+
+}  // namespace
+
 void rebuildFunction(Unit& unit, int file, int function, bool inlined_into_kernel) {
   Function& fn = unit.files[static_cast<std::size_t>(file)].functions[static_cast<std::size_t>(function)];
   Function fresh;
@@ -1366,10 +1376,9 @@ bool specialiseCalleesFromCallers(Unit& unit) {
     for (const Function& fn : fm.functions)
       for (int c : fn.calls) {
         const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
-        if (call.callee_file < 0 || call.callee_function < 0) continue;
-        const Function& callee = unit.files[static_cast<std::size_t>(call.callee_file)]
-                                     .functions[static_cast<std::size_t>(call.callee_function)];
-        if (!callee.isDsl() || &callee == &fn) continue;
+        const Function* resolved = calleeIn(unit, call);
+        if (!resolved || !resolved->isDsl() || resolved == &fn) continue;
+        const Function& callee = *resolved;
         auto& slots = unit.specialised[{call.callee_file, call.callee_function}];
         std::size_t first = (!callee.params.empty() && callee.params.front().is_self) ? 1 : 0;
         for (std::size_t i = 0; i < call.args.size() && first + i < callee.params.size(); ++i) {
@@ -1403,10 +1412,8 @@ void buildInlinedBodies(Unit& unit) {
       for (const Function& fn : fm.functions)
         for (int c : fn.calls) {
           const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
-          if (call.callee_file < 0 || call.callee_function < 0) continue;
-          const Function& callee = unit.files[static_cast<std::size_t>(call.callee_file)]
-                                       .functions[static_cast<std::size_t>(call.callee_function)];
-          if (!callee.isInline() || &callee == &fn) continue;
+          const Function* callee = calleeIn(unit, call);
+          if (!callee || !callee->isInline() || callee == &fn) continue;
           bool incore = call.stmt >= 0 && fn.stmts[static_cast<std::size_t>(call.stmt)].incore;
           (incore ? from_kernel : from_host)[static_cast<std::size_t>(call.callee_file)]
                                             [static_cast<std::size_t>(call.callee_function)] = 1;

@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "dsl/local_imports.h"
 #include "workspace/workspace.h"
 
 namespace portcheck::dsl {
@@ -13,33 +14,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kMaxLibraryFiles = 64;  // a runaway chain of imports stops here
-
-bool moduleChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-}
-
-std::string_view trimLeft(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
-// The dotted module name at the start of `s` ("" when none, or when relative).
-std::string moduleAt(std::string_view s) {
-  s = trimLeft(s);
-  std::size_t n = 0;
-  while (n < s.size() && moduleChar(s[n])) ++n;
-  std::string m(s.substr(0, n));
-  if (m.empty() || m.front() == '.' || m.back() == '.' || (m.front() >= '0' && m.front() <= '9')) return "";
-  return m;
-}
-
-// Counts the triple quotes of a line, to skip lines inside docstrings.
-int tripleQuotes(std::string_view line) {
-  int n = 0;
-  for (std::string_view q : {std::string_view("\"\"\""), std::string_view("'''")})
-    for (std::size_t at = line.find(q); at != std::string_view::npos; at = line.find(q, at + 3)) ++n;
-  return n;
-}
 
 // "a/b" for module "a.b".
 std::string modulePath(const std::string& module) {
@@ -60,37 +34,11 @@ bool provides(const std::string& file_path, const std::string& module_path) {
 
 std::vector<std::string> importedModules(std::string_view text) {
   std::vector<std::string> out;
-  auto add = [&](std::string m) {
-    if (!m.empty() && m != "__future__" && std::find(out.begin(), out.end(), m) == out.end()) out.push_back(std::move(m));
-  };
-  bool in_string = false;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    bool was_in_string = in_string;
-    if (tripleQuotes(line) % 2 == 1) in_string = !in_string;
-    if (was_in_string) continue;
-    std::size_t hash = line.find('#');
-    if (hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trimLeft(line);
-    if (line.rfind("from ", 0) == 0 || line.rfind("from\t", 0) == 0) {
-      std::string_view rest = trimLeft(line.substr(5));
-      std::string m = moduleAt(rest);
-      std::string_view after = trimLeft(rest.substr(std::min(rest.size(), m.size())));
-      if (after.rfind("import", 0) == 0) add(m);
-    } else if (line.rfind("import ", 0) == 0 || line.rfind("import\t", 0) == 0) {
-      std::string_view rest = line.substr(7);
-      while (!rest.empty()) {
-        std::size_t comma = rest.find_first_of(",;");
-        std::string_view item = rest.substr(0, comma);
-        add(moduleAt(item));
-        if (comma == std::string_view::npos || rest[comma] == ';') break;
-        rest = rest.substr(comma + 1);
-      }
-    }
+  for (const ImportStatement& imp : importStatements(text)) {
+    const std::string& m = imp.module;
+    if (imp.level > 0 || m.empty() || m == "__future__" || m.back() == '.' || (m.front() >= '0' && m.front() <= '9'))
+      continue;
+    if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
   }
   return out;
 }

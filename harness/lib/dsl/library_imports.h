@@ -21,8 +21,8 @@
 namespace portcheck::dsl {
 
 // Top-level modules the file imports (`import a.b`, `from a import x`; not relative imports), in order,
-// without duplicates, read from the import statements at the start of lines (also inside functions and
-// `try:` blocks). Dotted modules keep their dots.
+// without duplicates: the absolute ones of dsl/local_imports.h's importStatements. Dotted modules keep
+// their dots.
 std::vector<std::string> importedModules(std::string_view python_text);
 
 // A pypto-lib/ folder to look modules up in: the working tree's, or the one staged in git's index.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <mutex>
 #include <set>
 #include <system_error>
 #include <unordered_map>
@@ -293,29 +292,11 @@ std::vector<ImportStatement> scanImports(std::string_view python_text) {
 }  // namespace local_imports_impl
 
 std::vector<ImportStatement> importStatements(std::string_view python_text) {
-  // Remembered per text within one run (parse/parse_cache.h's RunCacheScope); outside a run, scanned.
-  const std::uint64_t generation = runCacheGeneration();
-  if (generation == 0) return local_imports_impl::scanImports(python_text);
-  static std::mutex mutex;
-  static std::uint64_t filled_in = 0;
-  static std::unordered_map<std::string, std::vector<ImportStatement>> seen;
-  static std::size_t bytes = 0;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (filled_in != generation) {
-      seen.clear();
-      bytes = 0;
-      filled_in = generation;
-    }
-    auto it = seen.find(std::string(python_text));
-    if (it != seen.end()) return it->second;
-  }
+  // Remembered per text within one run (parse/parse_cache.h); outside a run, scanned each time.
+  static RunTextCache<std::vector<ImportStatement>> seen;
+  if (std::optional<std::vector<ImportStatement>> known = seen.find(python_text)) return std::move(*known);
   std::vector<ImportStatement> out = local_imports_impl::scanImports(python_text);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (filled_in == generation && bytes + python_text.size() <= kMaxCachedBytes) {
-    seen.try_emplace(std::string(python_text), out);
-    bytes += python_text.size();
-  }
+  seen.store(python_text, [&](std::string_view) { return out; });
   return out;
 }
 

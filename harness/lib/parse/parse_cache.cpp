@@ -2,8 +2,6 @@
 
 #include <memory>
 #include <mutex>
-#include <string>
-#include <unordered_map>
 
 namespace portcheck {
 
@@ -19,18 +17,6 @@ struct Scopes {
 Scopes& scopes() {
   static Scopes s;
   return s;
-}
-
-struct Cache {
-  std::mutex mutex;
-  std::uint64_t generation = 0;
-  std::unordered_map<std::string, std::shared_ptr<const SyntaxTree>> trees;  // text -> tree over the key
-  std::size_t bytes = 0;
-};
-
-Cache& cache() {
-  static Cache c;
-  return c;
 }
 
 }  // namespace
@@ -54,28 +40,11 @@ std::uint64_t runCacheGeneration() {
 }
 
 SyntaxTree parsePythonShared(std::string_view text) {
-  const std::uint64_t generation = runCacheGeneration();
-  if (generation == 0) return SyntaxTree::parse(Language::Python, text);
-  Cache& c = cache();
-  {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    if (c.generation != generation) {  // a new run: the last run's trees go
-      c.trees.clear();
-      c.bytes = 0;
-      c.generation = generation;
-    }
-    auto it = c.trees.find(std::string(text));
-    if (it != c.trees.end()) return it->second->copyFor(text);
-  }
+  static RunTextCache<std::shared_ptr<const SyntaxTree>> trees;  // each tree over its key's text
+  if (std::optional<std::shared_ptr<const SyntaxTree>> shared = trees.find(text)) return (*shared)->copyFor(text);
   SyntaxTree fresh = SyntaxTree::parse(Language::Python, text);
-  if (!fresh.ok()) return fresh;  // a timed-out parse is not kept
-  std::lock_guard<std::mutex> lock(c.mutex);
-  if (c.generation != generation || c.bytes + text.size() > kMaxCachedBytes) return fresh;
-  auto [it, inserted] = c.trees.try_emplace(std::string(text), nullptr);
-  if (inserted) {
-    it->second = std::make_shared<const SyntaxTree>(fresh.copyFor(it->first));
-    c.bytes += text.size();
-  }
+  if (fresh.ok())  // a timed-out parse is not kept
+    trees.store(text, [&](std::string_view key) { return std::make_shared<const SyntaxTree>(fresh.copyFor(key)); });
   return fresh;
 }
 

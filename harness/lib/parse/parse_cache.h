@@ -9,7 +9,11 @@
 // parsed without being kept.
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "parse/syntax_tree.h"
 
@@ -30,6 +34,49 @@ class RunCacheScope {
 // The current run's generation (a new value for each outermost scope), 0 outside any scope. A cache
 // keyed on text keeps entries only for the generation it was filled in.
 std::uint64_t runCacheGeneration();
+
+// A value computed from a file's text, remembered for the current run only: empty outside a
+// RunCacheScope, emptied when a new run starts, bounded by kMaxCachedBytes of keys. Thread-safe.
+template <class V>
+class RunTextCache {
+ public:
+  // The value remembered for `text` in this run.
+  std::optional<V> find(std::string_view text) {
+    const std::uint64_t generation = runCacheGeneration();
+    if (generation == 0) return std::nullopt;
+    std::lock_guard<std::mutex> lock(mutex_);
+    startRun(generation);
+    auto it = values_.find(std::string(text));
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+  // Remembers make(key) for `text`, `key` being the cache's own copy of the text (alive as long as the
+  // entry); nothing outside a run or past the bound.
+  template <class Make>
+  void store(std::string_view text, Make make) {
+    const std::uint64_t generation = runCacheGeneration();
+    if (generation == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    startRun(generation);
+    if (bytes_ + text.size() > kMaxCachedBytes) return;
+    auto [it, inserted] = values_.try_emplace(std::string(text));
+    if (!inserted) return;
+    it->second = make(std::string_view(it->first));
+    bytes_ += text.size();
+  }
+
+ private:
+  void startRun(std::uint64_t generation) {
+    if (generation_ == generation) return;
+    values_.clear();
+    bytes_ = 0;
+    generation_ = generation;
+  }
+  std::mutex mutex_;
+  std::uint64_t generation_ = 0;
+  std::unordered_map<std::string, V> values_;
+  std::size_t bytes_ = 0;
+};
 
 // The Python tree of `text`, bound to `text` (which the caller keeps alive).
 SyntaxTree parsePythonShared(std::string_view text);
