@@ -7,9 +7,11 @@ golden.py provides, which program is compiled, the result file) is docs/compile-
 Usage:
     python3 -B port_check_adapter.py (--project DIR | --program-file FILE) --platform a2a3sim
         --out-dir DIR --result FILE [--entry NAME] [--mode compile|run] [--seed N]
+        [--then-run-out-dir DIR --then-run-result FILE]
 
 --mode run also executes the program on the simulator and compares its outputs with golden.py
-(port_check_run.py, docs/run-stage.md).
+(port_check_run.py, docs/run-stage.md). --then-run-* does that in the same process once a port
+compiled (one interpreter start, one torch and pypto import, instead of two).
 
 It never lets an exception escape: every failure, including SystemExit, KeyboardInterrupt and the
 parser errors PyPTO renders through its sys.excepthook, ends up in the result file (and, printed
@@ -30,6 +32,9 @@ import traceback
 import types
 
 from port_check_main import MARKER, MainFollower, main_block, safe_name
+
+# Printed between a compile and the run chained to it (--then-run-*): the log before it is the compile's.
+RUN_MARKER = "[port-check] run phase"
 
 ADAPTER_VERSION = "1"
 RESULT_SCHEMA = "port-check-adapter-result/1"
@@ -489,16 +494,10 @@ def run(options, result: dict) -> int:
         entry = getattr(spec_module, "ENTRY", None)  # a program file may name its entry like golden.py
         if entry is not None and not isinstance(entry, str):
             entry = getattr(entry, "__name__", None) or str(entry)
+    options.loaded = (found, entry, spec_module)
 
     if options.mode == "run":  # simulator run + golden comparison: port_check_run.py, docs/run-stage.md
-        import port_check_run  # noqa: PLC0415
-
-        [(name, obj, kind)] = choose_program(found, entry)
-        result["program"] = name
-        result["kind"] = kind
-        helpers = {"torch_dtype": torch_dtype, "scalar_value": scalar_value, "compile_program": compile_program,
-                   "ptoas_binary": ptoas_binary}
-        return port_check_run.execute(options, result, name, obj, kind, spec_module, helpers)
+        return run_loaded(options, result, options.loaded)
 
     main_note = ""
     if options.program_file:
@@ -539,6 +538,19 @@ def run(options, result: dict) -> int:
     result["phase"] = "done"
     result["status"] = "ok"
     return 0
+
+
+def run_loaded(options, result: dict, loaded) -> int:
+    """Run mode on the modules `run` loaded: the simulator run and the golden comparison."""
+    import port_check_run  # noqa: PLC0415
+
+    found, entry, spec_module = loaded
+    [(name, obj, kind)] = choose_program(found, entry)
+    result["program"] = name
+    result["kind"] = kind
+    helpers = {"torch_dtype": torch_dtype, "scalar_value": scalar_value, "compile_program": compile_program,
+               "ptoas_binary": ptoas_binary}
+    return port_check_run.execute(options, result, name, obj, kind, spec_module, helpers)
 
 
 def follow_main(options, module, found, entry: str | None, result: dict):
@@ -633,28 +645,8 @@ def workspace_imports(options) -> str:
         return ""
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="port_check_adapter.py")
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--project", help="pypto_src folder of a port")
-    where.add_argument("--program-file", help="one program file in pypto-lib's convention")
-    parser.add_argument("--platform", required=True, choices=sorted(PLATFORMS))
-    parser.add_argument("--out-dir", required=True)
-    parser.add_argument("--result", required=True)
-    parser.add_argument("--entry", default=None)
-    parser.add_argument("--mode", choices=("compile", "run"), default="compile",
-                        help="compile only, or also run on the simulator and compare with the golden")
-    parser.add_argument("--seed", type=int, default=0, help="run mode: seed of every random generator")
-    parser.add_argument("--compiled-dir", default=None,
-                        help="run mode: the compile stage's output folder of this port (ir.compile's, with "
-                             "compiled_meta.json); executed as it is instead of compiling again")
-    parser.add_argument("--workspace", default=None,
-                        help="the tree imports resolve in: modules loaded from below it, outside the "
-                             "program's own folder, are listed in workspace_imports (the cache depends on them)")
-    options = parser.parse_args(argv)
-    options.platform = PLATFORMS[options.platform]
-
-    result: dict = {
+def new_result(options) -> dict:
+    return {
         "schema": RESULT_SCHEMA,
         "adapter_version": ADAPTER_VERSION,
         "status": "internal_error",
@@ -665,9 +657,13 @@ def main(argv: list[str]) -> int:
         "program": "",
         "mode": options.mode,
     }
+
+
+def guarded(options, result: dict, body) -> int:
+    """body() with every failure recorded in `result`, which is written to options.result whatever happens."""
     code = 3
     try:
-        code = run(options, result)
+        code = body()
     except AdapterError as exc:
         result["status"] = exc.status
         result["exception_type"] = "port-check.AdapterError"
@@ -695,6 +691,60 @@ def main(argv: list[str]) -> int:
         if options.workspace:
             result["workspace_imports"] = workspace_imports(options)
         write_result(options.result, result)
+    return code
+
+
+def chained_run(options, compiled: dict, started: float) -> int:
+    """--then-run: the run mode on the port this process just compiled (its modules loaded, torch and
+    pypto imported), into its own folder and result file. The compile's result is already written;
+    RUN_MARKER splits the log between the two (docs/run-stage.md, "One process")."""
+    run_options = argparse.Namespace(**vars(options))
+    run_options.mode = "run"
+    run_options.out_dir = options.then_run_out_dir
+    run_options.result = options.then_run_result
+    run_options.compiled_dir = compiled.get("output_dir") or options.out_dir
+    run_options.workspace = None
+    print(f"{RUN_MARKER} after {time.monotonic() - started:.3f} s", file=sys.stderr, flush=True)
+    result = new_result(run_options)
+    for key in ("pypto_version", "pypto_path", "seconds_import"):
+        if key in compiled:
+            result[key] = compiled[key]
+    return guarded(run_options, result, lambda: run_loaded(run_options, result, options.loaded))
+
+
+def main(argv: list[str]) -> int:
+    started = time.monotonic()
+    parser = argparse.ArgumentParser(prog="port_check_adapter.py")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--project", help="pypto_src folder of a port")
+    where.add_argument("--program-file", help="one program file in pypto-lib's convention")
+    parser.add_argument("--platform", required=True, choices=sorted(PLATFORMS))
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("--result", required=True)
+    parser.add_argument("--entry", default=None)
+    parser.add_argument("--mode", choices=("compile", "run"), default="compile",
+                        help="compile only, or also run on the simulator and compare with the golden")
+    parser.add_argument("--seed", type=int, default=0, help="run mode: seed of every random generator")
+    parser.add_argument("--compiled-dir", default=None,
+                        help="run mode: the compile stage's output folder of this port (ir.compile's, with "
+                             "compiled_meta.json); executed as it is instead of compiling again")
+    parser.add_argument("--then-run-out-dir", default=None,
+                        help="compile mode, a port: once it compiled, run it on the simulator in this process "
+                             "(run mode into this folder)")
+    parser.add_argument("--then-run-result", default=None, help="the chained run's result file")
+    parser.add_argument("--workspace", default=None,
+                        help="the tree imports resolve in: modules loaded from below it, outside the "
+                             "program's own folder, are listed in workspace_imports (the cache depends on them)")
+    options = parser.parse_args(argv)
+    options.platform = PLATFORMS[options.platform]
+    options.loaded = None
+
+    result = new_result(options)
+    code = guarded(options, result, lambda: run(options, result))
+    chain = (options.mode == "compile" and options.then_run_out_dir and options.then_run_result and options.project
+             and code == 0 and result.get("status") == "ok" and "programs" not in result and options.loaded)
+    if chain:
+        code = chained_run(options, result, started)
     return code
 
 

@@ -225,6 +225,73 @@ class AdapterRunTest(unittest.TestCase):
         _, data = self.run_mode(run="compile_error")
         self.assertEqual((data["status"], data["phase"]), ("compile_error", "compile"))
 
+    def test_tolerances_give_an_output_its_own_pair(self):
+        # Half the softmax: every element off by up to 0.5, far outside RTOL/ATOL, inside its own atol.
+        self.port('out[:] = torch.softmax(x, dim=-1) * 0.5',
+                  golden=GOLDEN + '\nTOLERANCES = {"out": (0.0, 0.6)}\n')
+        proc, data = self.run_mode()
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        [out] = data["outputs"]
+        self.assertEqual((out["rtol"], out["atol"], out["tolerance_source"]), (0.0, 0.6, "TOLERANCES"))
+        self.assertEqual((data["rtol"], data["atol"]), (1e-5, 1e-6))  # the global pair is unchanged
+        self.port('out[:] = torch.softmax(x, dim=-1) * 0.5',
+                  golden=GOLDEN + '\nTOLERANCES = {"out": {"rtol": 0.0, "atol": 0.1}}\n')
+        _, data = self.run_mode()
+        self.assertFalse(data["passed"])
+        self.assertEqual(data["outputs"][0]["atol"], 0.1)
+
+    def test_outputs_without_their_own_pair_take_rtol_and_atol(self):
+        self.port('out[:] = torch.softmax(x, dim=-1)')
+        _, data = self.run_mode()
+        self.assertEqual(data["outputs"][0]["tolerance_source"], "golden.py")
+
+    def test_bad_tolerances_are_contract_errors(self):
+        for table, text in (('{"y": (0, 1)}', "'y', which are not outputs"),
+                            ('{"out": (0, -1)}', "non-negative"),
+                            ('{"out": 0.1}', "must be (rtol, atol)"),
+                            ('{"out": {"rtol": 0, "tol": 1}}', "unknown keys"),
+                            ('[("out", 0, 1)]', "must be a dict")):
+            self.port('out[:] = torch.softmax(x, dim=-1)', golden=GOLDEN + f"\nTOLERANCES = {table}\n")
+            proc, data = self.run_mode()
+            self.assertEqual(data["status"], "contract_error", table)
+            self.assertIn(text, data["exception_message"], table)
+            self.assertEqual(proc.returncode, 1)
+
+    def chained(self, body, run=None):
+        """The compile mode with the run chained to it (--then-run-*), as port-check run starts it."""
+        self.port(body)
+        env = dict(os.environ, PYTHONPATH=MOCK, NO_COLOR="1", MOCK_PTOAS="/usr/bin/true")
+        env.pop("MOCK_RUN", None)
+        if run:
+            env["MOCK_RUN"] = run
+        files = {k: os.path.join(self.root, k) for k in ("compile.json", "run.json", "out", "run_out")}
+        proc = subprocess.run([sys.executable, "-B", ADAPTER, "--project", os.path.join(self.root, "pypto_src"),
+                               "--platform", "a2a3", "--out-dir", files["out"], "--result", files["compile.json"],
+                               "--then-run-out-dir", files["run_out"], "--then-run-result", files["run.json"]],
+                              env=env, capture_output=True, text=True, timeout=120)
+        return proc, files
+
+    def test_a_run_chained_to_the_compile_writes_both_results_split_by_the_marker(self):
+        proc, files = self.chained('out[:] = torch.softmax(x, dim=-1) * 0.5')
+        with open(files["compile.json"]) as f:
+            compiled = json.load(f)
+        with open(files["run.json"]) as f:
+            ran = json.load(f)
+        self.assertEqual((compiled["status"], compiled["mode"]), ("ok", "compile"))
+        self.assertEqual((ran["status"], ran["mode"], ran["schema"]), ("ok", "run", "port-check-run-result/1"))
+        self.assertFalse(ran["passed"])
+        self.assertEqual(ran["output_dir"], files["run_out"])
+        self.assertEqual(proc.returncode, 1, proc.stderr)  # the run's status: the output differs
+        lines = proc.stderr.splitlines()
+        marker = [i for i, line in enumerate(lines) if line.startswith("[port-check] run phase after ")]
+        self.assertEqual(len(marker), 1, proc.stderr)
+        self.assertTrue(any("'out' FAIL" in line for line in lines[marker[0]:]), proc.stderr)
+
+    def test_a_failed_compile_runs_nothing(self):
+        proc, files = self.chained('out[:] = torch.softmax(x, dim=-1)', run="compile_error")
+        self.assertFalse(os.path.exists(files["run.json"]))
+        self.assertNotIn("[port-check] run phase", proc.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

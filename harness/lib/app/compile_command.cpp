@@ -7,6 +7,7 @@
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "core/elapsed.h"
+#include "golden/run_driver.h"
 #include "process/subprocess.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
@@ -65,7 +66,8 @@ void compileInto(Report& report, const Session& session, const CommonOptions& op
 std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Session& session,
                                                      const CommonOptions& options, const CompileOptions& compile,
                                                      const std::vector<CompileTarget>& list, const Io& io,
-                                                     bool required, DriverSettings* settings_out) {
+                                                     bool required, DriverSettings* settings_out,
+                                                     std::optional<std::chrono::milliseconds> chained_run_timeout) {
   const Toolchain& tc = session.toolchain;
   if (!tc.found) {
     std::string why = "no PyPTO toolchain: " + tc.why_not + "; give --pypto DIR or set PYPTO_ROOT";
@@ -84,6 +86,8 @@ std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Sessi
     report.add(makeDiagnostic("TOOL005", "", 0, 0, "cannot prepare the compile cache: " + cache_problem));
   settings.timeout = std::chrono::seconds(
       timeoutSeconds(report, session, compile.timeout_seconds, "compile.timeout", kDefaultTimeoutSeconds));
+
+  if (chained_run_timeout) settings.chained_run = ChainedRun{runEnvironment(settings.environment, tc), *chained_run_timeout};
 
   CompileStageOptions stage;
   stage.jobs = options.jobs;

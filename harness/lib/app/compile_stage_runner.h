@@ -16,11 +16,12 @@ void compileInto(Report& report, const Session& session, const CommonOptions& op
 
 // The same for targets already resolved (e.g. staged copies of projects, git/staged_tree.h). Returns
 // each target's outcome (empty without a toolchain); `settings_out`, when given, receives the driver
-// settings used (the run stage runs with the same ones).
-std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Session& session,
-                                                     const CommonOptions& options, const CompileOptions& compile,
-                                                     const std::vector<CompileTarget>& list, const Io& io,
-                                                     bool required, DriverSettings* settings_out = nullptr);
+// settings used (the run stage runs with the same ones). With `chained_run_timeout`, each port that
+// compiles is also run on the simulator in the compile's process, within that extra time (ChainedRun).
+std::vector<CompileTargetSummary> compileTargetsInto(
+    Report& report, const Session& session, const CommonOptions& options, const CompileOptions& compile,
+    const std::vector<CompileTarget>& list, const Io& io, bool required, DriverSettings* settings_out = nullptr,
+    std::optional<std::chrono::milliseconds> chained_run_timeout = std::nullopt);
 
 // What port-check compile and run do: resolve PATH... into targets, run `stage` (compileInto or
 // runInto) on them, emit the report and return the exit code.

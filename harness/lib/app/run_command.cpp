@@ -31,14 +31,18 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
     return;
   }
 
+  // A port that compiles runs in the compile's own process (one interpreter start); cached compiles and
+  // program files run in a process of their own in the run stage.
+  std::chrono::milliseconds run_timeout = std::chrono::seconds(
+      timeoutSeconds(report, session, compile.timeout_seconds, "run.timeout", kDefaultRunTimeoutSeconds));
   DriverSettings settings;
   std::vector<CompileTarget> list = compileTargets(session.workspace, targets);
   std::vector<CompileTargetSummary> compiled =
-      compileTargetsInto(report, session, options, compile, list, io, required, &settings);
+      compileTargetsInto(report, session, options, compile, list, io, required, &settings, run_timeout);
 
   // Run stage.
-  settings.timeout = std::chrono::seconds(
-      timeoutSeconds(report, session, compile.timeout_seconds, "run.timeout", kDefaultRunTimeoutSeconds));
+  settings.chained_run.reset();
+  settings.timeout = run_timeout;
   RunStageOptions run_options;
   run_options.jobs = options.jobs > 0 ? options.jobs : 1;
   run_options.use_cache = !compile.no_cache;

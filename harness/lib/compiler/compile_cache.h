@@ -29,6 +29,8 @@ struct CompileOutcome {
   // Workspace files outside the source root the program imported (pypto-lib blocks), relative to the
   // tree root, with their content hash when compiled: a replay is valid only while they are unchanged.
   std::vector<std::pair<std::string, std::string>> dependencies;
+  // The run the compile process chained (DriverSettings::chained_run); never cached.
+  std::optional<ChainedRunProcess> chained_run;
 };
 
 // Hashes the imported files the adapter listed (one workspace-relative path per line).

@@ -223,6 +223,12 @@ fs::path compileWorkDir(const fs::path& cache_root, const CompileTarget& target,
   return cache_root / "compile" / (safe + "-" + contentHash(key).substr(0, 10)) / std::string(toString(platform));
 }
 
+fs::path runWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
+  std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
+  return cache_root / "run" / (safeFolderName(target.name, "program") + "-" + contentHash(key).substr(0, 10)) /
+         std::string(toString(platform));
+}
+
 bool readAdapterResult(const std::string& text, AdapterResult& r, std::string& error) {
   nlohmann::json j;
   try {
@@ -292,6 +298,23 @@ std::vector<CompiledProgram> compiledPrograms(const AdapterResult& result, const
   for (std::size_t i = 0; i < programs.size() && aligned; ++i) aligned = marked[i].first == programs[i].name;
   for (std::size_t i = 0; i < programs.size(); ++i) programs[i].log = aligned ? parts[i] : log;
   return programs;
+}
+
+std::optional<ChainedRunProcess> splitChainedRun(std::string& log, const ProcessResult& process) {
+  static constexpr std::string_view kMarker = "[port-check] run phase after ";
+  std::size_t at = log.find(kMarker);
+  if (at == std::string::npos || (at > 0 && log[at - 1] != '\n')) return std::nullopt;
+  std::size_t end = log.find('\n', at);
+  std::string line = log.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  double compile_seconds = std::strtod(line.c_str() + kMarker.size(), nullptr);
+  ChainedRunProcess run;
+  run.log = end == std::string::npos ? std::string() : log.substr(end + 1);
+  run.exit_code = process.exit_code;
+  run.signal = process.signal;
+  run.timed_out = process.timed_out;
+  run.seconds = std::max(0.0, process.seconds - compile_seconds);
+  log.erase(at);
+  return run;
 }
 
 namespace {
@@ -375,8 +398,33 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
   spec.env = adapterEnvironment(settings.environment, settings.toolchain);
   spec.cwd = target.source_root;
   spec.timeout = settings.timeout;
+  // A port's run chained to its compile (ports only: a program file's __main__ decides what it compiles).
+  const bool chain = settings.chained_run && !target.program_file;
+  if (chain) {
+    fs::path run = runWorkDir(settings.cache_root, target, platform);
+    fs::remove_all(run / "out", ec);
+    fs::remove(run / "result.json", ec);
+    fs::create_directories(run / "out", ec);
+    if (!ec) {
+      spec.argv.insert(spec.argv.end(), {"--then-run-out-dir", (run / "out").string(), "--then-run-result",
+                                         (run / "result.json").string(), "--seed", "0"});
+      spec.env = settings.chained_run->environment;
+      spec.timeout += settings.chained_run->timeout;
+    }
+  }
 
   ProcessResult p = runProcess(spec);
+  if (chain) {
+    if (std::optional<ChainedRunProcess> run = splitChainedRun(p.output, p)) {
+      // The compile finished before the marker: how the process ended is the run's, not the compile's.
+      run->timeout = settings.chained_run->timeout;
+      p.seconds = std::max(0.0, p.seconds - run->seconds);
+      p.exit_code = 0;
+      p.timed_out = false;
+      p.signal = 0;
+      o.chained_run = std::move(run);
+    }
+  }
   o.seconds = p.seconds;
   rec.log = std::move(p.output);
   rec.exit_code = p.exit_code;
@@ -408,7 +456,7 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
 
   if (p.timed_out) {
     Diagnostic* d = diag("COMP901",
-                         who + ": the compile did not finish within " + seconds(settings.timeout) +
+                         who + ": the compile did not finish within " + seconds(spec.timeout) +
                              "; its process group was killed",
                          "look for a loop the compiler unrolls (pl.unroll, large pl.range bounds in pl.at) or "
                          "raise the limit with --timeout SECONDS");

@@ -13,6 +13,7 @@
 
 #include "compiler/compile_record.h"
 #include "core/platform.h"
+#include "process/subprocess.h"
 #include "toolchain/toolchain.h"
 
 namespace portcheck {
@@ -32,6 +33,25 @@ struct CompileTarget {
 // target.tree_root, or the workspace root when it has none.
 std::filesystem::path treeRootOf(const CompileTarget& target, const std::filesystem::path& workspace_root);
 
+// A simulator run chained to the compile, in the compile's own process (port-check run, check --run):
+// the adapter runs the port right after it compiled (--then-run-*), one interpreter start and one torch
+// and pypto import instead of two (docs/run-stage.md, "One process"). Ports only, not program files.
+struct ChainedRun {
+  std::map<std::string, std::string> environment;  // the run's (runEnvironment: the compile's and the runtime)
+  std::chrono::milliseconds timeout{0};            // the run's limit; the process gets both limits added
+};
+
+// What the process did after the compile, when it chained a run: the run driver turns it into a
+// RunRecord (golden/run_driver.h).
+struct ChainedRunProcess {
+  std::string log;               // the log after the run marker
+  int exit_code = -1;
+  int signal = 0;
+  bool timed_out = false;
+  std::chrono::milliseconds timeout{0};
+  double seconds = 0;            // the run's share of the process's wall time
+};
+
 struct DriverSettings {
   Toolchain toolchain;
   std::filesystem::path workspace_root;
@@ -39,6 +59,7 @@ struct DriverSettings {
   std::chrono::milliseconds timeout{300'000};
   std::map<std::string, std::string> environment;   // the environment the child's is derived from
   std::filesystem::path adapter_script;             // from installAdapter()
+  std::optional<ChainedRun> chained_run;            // run each port that compiles in the same process
 };
 
 // The adapter version; part of the cache key.
@@ -69,6 +90,11 @@ std::string safeFolderName(std::string_view name, std::string_view fallback);
 std::filesystem::path compileWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target,
                                      Platform platform);
 
+// Where a target's simulator run goes: <cache_root>/run/<name>-<hash>/<platform>/ : out/ (the runtime's
+// work folder), result.json.
+std::filesystem::path runWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target,
+                                 Platform platform);
+
 // Reads the adapter's result file. Returns false (and says why) when it is not valid result JSON.
 bool readAdapterResult(const std::string& text, AdapterResult& result, std::string& error);
 
@@ -92,8 +118,14 @@ struct DriverOutcome {
   bool analyze = false;                 // the output is worth handing to analyzeCompile
   bool cacheable = false;               // deterministic outcome (not a timeout, crash or tool failure)
   double seconds = 0;
+  std::optional<ChainedRunProcess> chained_run;  // the process ran the port after compiling it
 };
 
 DriverOutcome runCompileProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings);
+
+// Splits a chained process's log at the adapter's run marker ("[port-check] run phase after S s", at a
+// line start): `log` keeps the compile's part, the result has the rest and the process outcome, which is
+// the run's. nullopt (log untouched) when the process never reached the run.
+std::optional<ChainedRunProcess> splitChainedRun(std::string& log, const ProcessResult& process);
 
 }  // namespace portcheck

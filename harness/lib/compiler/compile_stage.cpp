@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "compiler/ptoas_version_note.h"
 #include "core/file_lock.h"
 #include "rules/catalogue.h"
 
@@ -73,6 +74,7 @@ CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const
     o.dependencies = hashDependencies(it->second, d.record.workspace_root);
   o.out_dir = d.record.out_dir_display;
   o.compile_seconds = d.seconds;
+  o.chained_run = std::move(d.chained_run);
   if (d.analyze) {
     const bool driver_errors = std::any_of(o.diagnostics.begin(), o.diagnostics.end(),
                                            [](const Diagnostic& x) { return x.severity == Severity::Error; });
@@ -163,6 +165,8 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       s.status = outcomes[i].status;
       s.ptoas = outcomes[i].ptoas;
       s.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      s.chained_run = std::move(outcomes[i].chained_run);
+      if (s.chained_run) s.seconds = std::max(0.0, s.seconds - s.chained_run->seconds);
       std::error_code ec;
       if (s.status == "ok" && s.ptoas == "ran" && fs::is_regular_file(work / "out" / "compiled_meta.json", ec))
         s.out_dir = work / "out";
@@ -189,6 +193,7 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
     ptoas_ran += o.ptoas == "ran";
     ptoas_skipped += o.ptoas == "skipped";
   }
+  addPtoasVersionNotes(result.diagnostics, settings.toolchain, settings.environment);
   result.targets = std::move(summaries);
   std::string levels = ptoas_ran && !ptoas_skipped   ? "passes+ptoas"
                        : ptoas_skipped && !ptoas_ran ? "passes (ptoas not found: kernels stop at .pto)"
@@ -197,7 +202,8 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
   result.detail = plural(targets.size(), "program") + " on " + std::string(toString(platform)) + ": " +
                   std::to_string(ok) + " compiled, " + std::to_string(targets.size() - ok) + " failed" +
                   (cached ? ", " + std::to_string(cached) + " replayed from cache" : "") + "; levels: " + levels +
-                  "; simulator not run";
+                  (settings.chained_run ? "; each fresh compile ran on the simulator in its own process (run stage)"
+                                        : "; simulator not run");
   return result;
 }
 

@@ -31,6 +31,8 @@ struct CompileTargetSummary {
   // The compiler's output folder (ir.compile's, compiled_meta.json in it) when the compile succeeded
   // with kernels generated (ptoas ran): the run stage executes it instead of compiling again.
   std::filesystem::path out_dir;
+  // The simulator run the compile's process chained to it (DriverSettings::chained_run), when it did.
+  std::optional<ChainedRunProcess> chained_run;
 };
 
 struct CompileStageResult {

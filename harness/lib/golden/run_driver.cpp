@@ -21,14 +21,6 @@ std::string simName(Platform platform) { return std::string(toString(platform)) 
 
 }  // namespace
 
-fs::path runWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
-  std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
-  std::string safe;
-  for (char c : target.name) safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? c : '_';
-  if (safe.empty()) safe = "program";
-  return cache_root / "run" / (safe + "-" + contentHash(key).substr(0, 10)) / std::string(toString(platform));
-}
-
 fs::path simplerRoot(const std::map<std::string, std::string>& base, const Toolchain& toolchain) {
   if (auto it = base.find("SIMPLER_ROOT"); it != base.end() && !it->second.empty()) return it->second;
   if (std::error_code ec; fs::is_directory(toolchain.pypto_root / "runtime" / "simpler_setup", ec))
@@ -50,9 +42,10 @@ std::map<std::string, std::string> runEnvironment(const std::map<std::string, st
   return env;
 }
 
-RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings,
-                           const std::filesystem::path& compiled_dir) {
-  RunRecord rec;
+namespace {
+
+// The record's identity, folders and path map; the result file's path.
+fs::path startRecord(RunRecord& rec, const CompileTarget& target, Platform platform, const DriverSettings& settings) {
   rec.project = target.name;
   rec.source_root = target.source_root;
   rec.source_root_display = target.source_root_display;
@@ -62,7 +55,6 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
 
   fs::path work = runWorkDir(settings.cache_root, target, platform);
   fs::path out = work / "out";
-  fs::path result_file = work / "result.json";
   rec.out_dir = out;
   std::error_code ec;
   fs::path rel = fs::relative(out, settings.workspace_root, ec);
@@ -79,7 +71,28 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
   addMap(out, rec.out_dir_display);
   if (settings.toolchain.found) addMap(settings.toolchain.pypto_root, "<pypto>");
   if (!settings.adapter_script.empty()) addMap(settings.adapter_script.parent_path(), "<port-check-adapter>");
+  return work / "result.json";
+}
 
+void readResultFile(RunRecord& rec, const fs::path& result_file) {
+  std::error_code ec;
+  rec.result_file_exists = fs::is_regular_file(result_file, ec);
+  if (!rec.result_file_exists) return;
+  std::ifstream in(result_file, std::ios::binary);
+  std::ostringstream ss;
+  if (in.is_open()) ss << in.rdbuf();
+  if (!in.is_open()) rec.result_error = "unreadable";
+  else if (!parseRunResult(ss.str(), rec.result, rec.result_error)) rec.result = RunResult{};
+}
+
+}  // namespace
+
+RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                           const std::filesystem::path& compiled_dir) {
+  RunRecord rec;
+  fs::path result_file = startRecord(rec, target, platform, settings);
+  const fs::path& out = rec.out_dir;
+  std::error_code ec;
   fs::remove_all(out, ec);
   fs::remove(result_file, ec);
   fs::create_directories(out, ec);
@@ -113,14 +126,21 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
     rec.spawn_error = p.spawn_error;
     return rec;
   }
-  rec.result_file_exists = fs::is_regular_file(result_file, ec);
-  if (rec.result_file_exists) {
-    std::ifstream in(result_file, std::ios::binary);
-    std::ostringstream ss;
-    if (in.is_open()) ss << in.rdbuf();
-    if (!in.is_open()) rec.result_error = "unreadable";
-    else if (!parseRunResult(ss.str(), rec.result, rec.result_error)) rec.result = RunResult{};
-  }
+  readResultFile(rec, result_file);
+  return rec;
+}
+
+RunRecord chainedRunRecord(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                           const ChainedRunProcess& process) {
+  RunRecord rec;
+  fs::path result_file = startRecord(rec, target, platform, settings);
+  rec.timeout = process.timeout;
+  rec.seconds = process.seconds;
+  rec.log = process.log;
+  rec.exit_code = process.exit_code;
+  rec.timed_out = process.timed_out;
+  rec.signal = process.signal;
+  readResultFile(rec, result_file);
   return rec;
 }
 

@@ -15,9 +15,6 @@ namespace portcheck {
 // The fixed seed every run uses for Python's, torch's and numpy's generators.
 inline constexpr int kRunSeed = 0;
 
-// <cache_root>/run/<name>-<hash>/<platform>/ : out/ (the runtime's work folder), result.json.
-std::filesystem::path runWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target, Platform platform);
-
 // Where the runtime (simpler) is: $SIMPLER_ROOT from `base`, else <pypto>/runtime when it holds
 // simpler_setup/; empty when neither.
 std::filesystem::path simplerRoot(const std::map<std::string, std::string>& base, const Toolchain& toolchain);
@@ -32,5 +29,10 @@ std::map<std::string, std::string> runEnvironment(const std::map<std::string, st
 // (empty: the adapter compiles for the simulator itself).
 RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const DriverSettings& settings,
                            const std::filesystem::path& compiled_dir = {});
+
+// The record of a run the compile process chained (ChainedRun in compiler/compile_driver.h): its
+// outcome, log and result file (runWorkDir), as runGoldenProcess would have collected them.
+RunRecord chainedRunRecord(const CompileTarget& target, Platform platform, const DriverSettings& settings,
+                           const ChainedRunProcess& process);
 
 }  // namespace portcheck

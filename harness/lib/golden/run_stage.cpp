@@ -4,6 +4,7 @@
 #include <atomic>
 #include <thread>
 
+#include "compiler/ptoas_version_note.h"
 #include "golden/run_analysis.h"
 #include "golden/run_cache.h"
 #include "golden/run_driver.h"
@@ -55,7 +56,9 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
           continue;
         }
       }
-      analyses[i] = analyzeRun(runGoldenProcess(t, platform, settings, compiled[i].out_dir));
+      analyses[i] = analyzeRun(compiled[i].chained_run
+                                   ? chainedRunRecord(t, platform, settings, *compiled[i].chained_run)
+                                   : runGoldenProcess(t, platform, settings, compiled[i].out_dir));
       std::string error;
       if (!key.empty() && !storeCachedRun(settings.cache_root, key, analyses[i].run, error))
         analyses[i].diagnostics.push_back(makeDiagnostic("GOLD010", "", 0, 0,
@@ -82,6 +85,7 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
     skipped += a.run.status == "skipped";
     result.runs.push_back(std::move(a.run));
   }
+  addPtoasVersionNotes(result.diagnostics, settings.toolchain, settings.environment);
   result.detail = std::to_string(targets.size()) + " program" + (targets.size() == 1 ? "" : "s") + " on " + sim + ": " +
                   std::to_string(passed) + " passed, " + std::to_string(failed) + " differ from the golden, " +
                   std::to_string(errors) + " could not run, " + std::to_string(skipped) + " not run (compile failed)" +
