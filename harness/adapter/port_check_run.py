@@ -114,6 +114,45 @@ def tolerances(module) -> tuple[float, float, str]:
             source)
 
 
+def _tolerance_pair(name: str, value) -> tuple[float, float]:
+    """(rtol, atol) from a TOLERANCES value: a (rtol, atol) pair or {"rtol": r, "atol": a}."""
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - {"rtol", "atol"})
+        if unknown:
+            raise RunContractError(f"TOLERANCES[{name!r}] has unknown keys {unknown}: give rtol and atol")
+        pair = (value.get("rtol", DEFAULT_RTOL), value.get("atol", DEFAULT_ATOL))
+    elif isinstance(value, (tuple, list)) and len(value) == 2:
+        pair = tuple(value)
+    else:
+        raise RunContractError(f"TOLERANCES[{name!r}] must be (rtol, atol) or {{\"rtol\": r, \"atol\": a}}, "
+                               f"got {value!r}")
+    try:
+        rtol, atol = float(pair[0]), float(pair[1])
+    except (TypeError, ValueError):
+        raise RunContractError(f"TOLERANCES[{name!r}] holds a non-number: {value!r}") from None
+    if not (rtol >= 0 and atol >= 0):  # also rejects NaN
+        raise RunContractError(f"TOLERANCES[{name!r}] must be non-negative numbers, got {value!r}")
+    return rtol, atol
+
+
+def output_tolerances(module, outputs: list[str], rtol: float, atol: float, source: str) -> dict:
+    """Per output: (rtol, atol, source). TOLERANCES = {"out": (rtol, atol), ...} in golden.py sets an
+    output's own pair (outputs of different dtypes or computations); the others take RTOL / ATOL."""
+    table = getattr(module, "TOLERANCES", None)
+    per = {name: (rtol, atol, source) for name in outputs}
+    if table is None:
+        return per
+    if not isinstance(table, dict):
+        raise RunContractError(f"TOLERANCES must be a dict of output name -> (rtol, atol), got {type(table).__name__}")
+    unknown = [str(n) for n in table if str(n) not in per]
+    if unknown:
+        raise RunContractError(f"TOLERANCES names {', '.join(repr(n) for n in unknown)}, which are not outputs "
+                               f"(outputs: {', '.join(outputs)})")
+    for name, value in table.items():
+        per[str(name)] = (*_tolerance_pair(str(name), value), "TOLERANCES")
+    return per
+
+
 def _seed_everything(seed: int, torch) -> None:
     random.seed(seed)
     torch.manual_seed(seed)
@@ -364,6 +403,7 @@ def execute(options, result: dict, name: str, obj, kind: str, spec_module, helpe
         values = generate_named_inputs(spec_module, params, torch, helpers["torch_dtype"], helpers["scalar_value"],
                                        result)
         outputs = output_names(spec_module, values, obj)
+        per_output = output_tolerances(spec_module, outputs, rtol, atol, tol_source)
     except RunContractError as exc:
         result["status"] = "contract_error"
         result["exception_type"] = "port-check.RunContractError"
@@ -439,11 +479,14 @@ def execute(options, result: dict, name: str, obj, kind: str, spec_module, helpe
     compared = []
     for out in outputs:
         got, want = actual[out], golden_tensors[out]
+        out_rtol, out_atol, out_source = per_output[out]
         if not isinstance(got, torch.Tensor) or not isinstance(want, torch.Tensor):
-            compared.append({"name": out, "passed": False, "verdict": "not_a_tensor",
-                             "dtype": type(got).__name__, "rtol": rtol, "atol": atol})
-            continue
-        compared.append(compare_output(out, got, want, rtol, atol, torch))
+            entry = {"name": out, "passed": False, "verdict": "not_a_tensor", "dtype": type(got).__name__,
+                     "rtol": out_rtol, "atol": out_atol}
+        else:
+            entry = compare_output(out, got, want, out_rtol, out_atol, torch)
+        entry["tolerance_source"] = out_source
+        compared.append(entry)
     result["outputs"] = compared
     result["passed"] = all(o["passed"] for o in compared)
     for o in compared:

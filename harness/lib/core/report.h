@@ -57,6 +57,7 @@ struct GoldenOutput {
   std::int64_t nan_actual = 0, inf_actual = 0, nan_expected = 0, inf_expected = 0;
   bool never_written = false;          // all zero where the golden is not: the output was never stored
   double rtol = 0, atol = 0;
+  std::string tolerance_source;        // "TOLERANCES" (golden.py's pair for this output), "golden.py" or "default"
 };
 
 // One program run on the simulator (a2a3sim / a5sim) and compared with its golden.

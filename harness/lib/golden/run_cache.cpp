@@ -64,6 +64,7 @@ GoldenOutput outputFromJson(const json& j) {
   o.never_written = field<bool>(j, "never_written", false);
   o.rtol = field<double>(j, "rtol", 0);
   o.atol = field<double>(j, "atol", 0);
+  o.tolerance_source = field<std::string>(j, "tolerance_source", "");
   return o;
 }
 

@@ -78,6 +78,7 @@ GoldenOutput parseOutput(const json& o) {
   g.never_written = flag(o, "never_written");
   g.rtol = number(o, "rtol").value_or(0);
   g.atol = number(o, "atol").value_or(0);
+  g.tolerance_source = text(o, "tolerance_source");
   if (g.verdict.empty()) g.verdict = g.passed ? "pass" : (g.never_written ? "never_written" : "mismatch");
   return g;
 }

@@ -85,7 +85,8 @@ json goldenOutputToJson(const GoldenOutput& o) {
           {"inf", {{"actual", o.inf_actual}, {"expected", o.inf_expected}}},
           {"never_written", o.never_written},
           {"rtol", o.rtol},
-          {"atol", o.atol}};
+          {"atol", o.atol},
+          {"tolerance_source", o.tolerance_source.empty() ? json(nullptr) : json(o.tolerance_source)}};
 }
 
 }  // namespace

@@ -20,10 +20,16 @@ __outputs__ = ["q_int8", "q_scale", "k_int8", "k_scale"]
 # INT8 outputs: the rotated value is an FP32 sum of 128 BF16 products (and the projection one of
 # 512 / 1024), summed in a different order than torch; a value within a few FP32 ULP of a .5
 # quantisation boundary may round either way: one quantisation step (ATOL 1, RTOL 0).
-# Scales: max|r| / 127 with r carrying the same summation-order error (~1e-6 relative over 128
-# terms): RTOL 1e-5, ATOL 0. RTOL / ATOL are the INT8 pair (most elements); a runner that reads
-# only RTOL / ATOL checks the scales loosely (ATOL 1 >> 0.05), so it must use TOLERANCES.
-TOLERANCES = {"q_int8": (0.0, 1.0), "q_scale": (1e-5, 0.0), "k_int8": (0.0, 1.0), "k_scale": (1e-5, 0.0)}
+# Scales: max|r| / 127, r = the BF16-rounded projection p rotated by the orthonormal Hadamard H. The
+# kernel sums the projection (512 / 1024 products) in another order than torch, so an element of p
+# near a BF16 rounding boundary may round the other way: one BF16 step, 2^-8 of |p_i|. That moves
+# each r_j by at most 2^-8 |p_i| |H| = 2^-8 |p_i| / sqrt(128), and |p_i| / sqrt(128) <= ||p|| / sqrt(128)
+# = ||r|| / sqrt(128) <= max|r|: a relative change of max|r| of at most 2^-8 per flipped element.
+# RTOL 2^-8 (one flip; the rotation's own FP32 sums add ~1e-6), ATOL 0. Measured on a2a3sim and
+# a5sim: at most 1.3e-4 (q) and 1.5e-4 (k) relative, beyond 1e-5 in 3 of 1024 q scales and 1 of 128 k
+# scales (what flips would do); every other scale within 1e-5. RTOL / ATOL below are the INT8 pair (most elements); a runner that reads only
+# RTOL / ATOL checks the scales loosely (ATOL 1 >> 0.05), so it must use TOLERANCES.
+TOLERANCES = {"q_int8": (0.0, 1.0), "q_scale": (2.0**-8, 0.0), "k_int8": (0.0, 1.0), "k_scale": (2.0**-8, 0.0)}
 RTOL = 0.0
 ATOL = 1.0
 

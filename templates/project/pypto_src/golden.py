@@ -4,6 +4,7 @@ This module is the port's oracle. port-check and the golden runner read:
   ENTRY                 the @pl.jit entry to compile and run (in orchestration.py)
   __outputs__           the tensors compared with the reference (each is pl.Out/pl.InOut on the entry)
   RTOL, ATOL            comparison tolerances, torch.allclose semantics
+  TOLERANCES            optional: {"output": (rtol, atol)} for outputs one pair cannot serve
   build_tensor_specs()  every argument of the entry in order, with the fields of pypto-lib's
                         TensorSpec: name, shape, dtype (torch dtype name), is_output
   generate_inputs()     [(name, tensor)] in the entry's argument order; outputs start as zeros

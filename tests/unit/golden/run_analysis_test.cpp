@@ -91,6 +91,28 @@ TEST(RunAnalysis, ARealBf16RunOnTheSimulatorPasses) {
   EXPECT_EQ(a.run.outputs[0].max_abs_err, 0.0);
 }
 
+TEST(RunAnalysis, RealSimEachOutputIsJudgedByItsOwnTolerances) {
+  // projects/lightning_indexer_prolog on a5sim: INT8 values within one step, scales within 2^-8 relative.
+  RunAnalysis a = analyzeRun(recorded("real_sim_tolerances"));
+  EXPECT_TRUE(a.diagnostics.empty()) << describe(a);
+  EXPECT_EQ(a.run.status, "passed");
+  ASSERT_EQ(a.run.outputs.size(), 4u);
+  const GoldenOutput& q_scale = a.run.outputs[1];
+  EXPECT_EQ(q_scale.name, "q_scale");
+  EXPECT_EQ(q_scale.tolerance_source, "TOLERANCES");
+  EXPECT_DOUBLE_EQ(q_scale.rtol, 0.00390625);
+  EXPECT_DOUBLE_EQ(q_scale.atol, 0.0);
+  ASSERT_TRUE(q_scale.max_rel_err);
+  EXPECT_GT(*q_scale.max_rel_err, 1e-5) << "the flip the tolerance is sized for";
+  EXPECT_DOUBLE_EQ(a.run.outputs[0].atol, 1.0);
+  EXPECT_EQ(a.run.tolerance_source, "golden.py");  // RTOL / ATOL, which no output here uses
+  Report report;
+  report.golden.push_back(a.run);
+  nlohmann::json j = reportToJson(report, EmitOptions{});
+  EXPECT_EQ(j["golden"][0]["outputs"][1]["tolerance_source"], "TOLERANCES");
+  EXPECT_EQ(j["golden"][0]["outputs"][1]["rtol"], 0.00390625);
+}
+
 TEST(RunAnalysis, APtoasRejectionInTheRunsCompileNamesPtoassOwnError) {
   // A real mixed cube+vector kernel rejected by ptoas 0.27: PyPTO prints the reason in a wrapped table.
   RunAnalysis a = analyzeRun(recorded("real_sim_mixed_ptoas_rejects"));

@@ -62,6 +62,20 @@ TEST(RunCache, APassedRunOfAReplayedCompileIsReplayedNotRunAgain) {
   EXPECT_NE(second.detail.find("1 passed run replayed from cache"), std::string::npos) << second.detail;
 }
 
+TEST(RunCache, AReplayKeepsEachOutputsOwnTolerances) {
+  CacheWorkspace w;
+  CompileTarget t = w.project("prolog", "real_sim_tolerances");
+  RunStageResult first = w.stage(t, /*compile_cached=*/false);
+  ASSERT_EQ(first.runs.size(), 1u);
+  EXPECT_EQ(first.runs[0].status, "passed");
+  RunStageResult second = w.stage(t, /*compile_cached=*/true);
+  ASSERT_EQ(second.runs.size(), 1u);
+  EXPECT_TRUE(second.runs[0].replayed);
+  ASSERT_EQ(second.runs[0].outputs.size(), 4u);
+  EXPECT_EQ(second.runs[0].outputs[1].tolerance_source, "TOLERANCES");
+  EXPECT_DOUBLE_EQ(second.runs[0].outputs[1].rtol, 0.00390625);
+}
+
 TEST(RunCache, AFreshCompileOrNoCacheRunsAgain) {
   CacheWorkspace w;
   CompileTarget t = w.project("softmax", "pass");
