@@ -75,6 +75,40 @@ std::vector<sram::SpaceEstimate> fusedEstimate(const std::vector<sram::KernelEst
   return out;
 }
 
+std::string coreOf(const std::vector<sram::KernelEstimate>& kernels, const Task& task) {
+  bool cube = false, vector = false;
+  for (int e : task.estimates)
+    for (const auto& s : kernels[static_cast<std::size_t>(e)].spaces) {
+      if (s.tiles.empty() && s.hwm == 0) continue;
+      (s.space == "Vec" ? vector : cube) = true;
+    }
+  return cube == vector ? std::string() : cube ? "AIC" : "AIV";
+}
+
+std::vector<sram::SpaceEstimate> crossCoreEstimate(const std::vector<sram::KernelEstimate>& kernels,
+                                                   const Task& producer, const Task& consumer,
+                                                   const std::string& tensor, Platform platform, int slots,
+                                                   std::string* ring_space) {
+  std::vector<sram::SpaceEstimate> out;
+  if (producer.estimates.size() != 1 || consumer.estimates.size() != 1) return out;
+  const sram::KernelEstimate& p = kernels[static_cast<std::size_t>(producer.estimates[0])];
+  const sram::KernelEstimate& c = kernels[static_cast<std::size_t>(consumer.estimates[0])];
+  for (std::string_view sn : kMemorySpaces) {
+    std::vector<sram::Interval> ivs;
+    if (const sram::SpaceEstimate* ps = p.space(sn)) ivs = ps->tiles;
+    if (const sram::SpaceEstimate* cs = c.space(sn))
+      for (sram::Interval iv : cs->tiles) {
+        if (!iv.loads_from.empty() && consumer.callerName(iv.loads_from) == tensor) {
+          iv.bytes *= slots;
+          if (ring_space) *ring_space = std::string(sn);
+        }
+        ivs.push_back(iv);
+      }
+    if (!ivs.empty()) out.push_back(packedSpace(sn, std::move(ivs), platform));
+  }
+  return out;
+}
+
 std::vector<sram::SpaceEstimate> mergedEstimate(const std::vector<sram::KernelEstimate>& kernels,
                                                 const std::vector<const Task*>& tasks, Platform platform) {
   std::vector<sram::SpaceEstimate> out;

@@ -51,6 +51,20 @@ struct TaskGraph {
 std::vector<sram::SpaceEstimate> fusedEstimate(const std::vector<sram::KernelEstimate>& kernels, const Task& producer,
                                                const Task& consumer, const std::string& tensor, Platform platform);
 
+// "AIC" when the task's kernel uses only cube spaces (Mat, Left, Right, Acc, Bias), "AIV" when only Vec,
+// "" when both (a mixed kernel) or neither.
+std::string coreOf(const std::vector<sram::KernelEstimate>& kernels, const Task& task);
+
+// Per-space estimate of a cube and a vector kernel fused into one mixed scope, the hand-off of `tensor`
+// through a cross-core pipe (TPUSH / TPOP): each side keeps its own tiles on its own core, and the
+// consumer's load of `tensor` becomes the pipe's ring in the consumer's memory, `slots` tiles deep
+// (pypto-language-and-runtime.md §6: the ring lives in the consumer's SRAM, 2 slots by default).
+// `ring_space`, when given, receives the space the ring is in.
+std::vector<sram::SpaceEstimate> crossCoreEstimate(const std::vector<sram::KernelEstimate>& kernels,
+                                                   const Task& producer, const Task& consumer,
+                                                   const std::string& tensor, Platform platform, int slots = 2,
+                                                   std::string* ring_space = nullptr);
+
 // Per-space estimate of several kernels merged into one scope, one after the other (no hand-off).
 // Only for kernels that are not split; empty otherwise.
 std::vector<sram::SpaceEstimate> mergedEstimate(const std::vector<sram::KernelEstimate>& kernels,

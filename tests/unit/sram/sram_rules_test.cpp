@@ -163,10 +163,8 @@ TEST(SramRules, FuseAdviceNamesBothKernelsTheTensorTheBytesAndTheFusedEstimate) 
   EXPECT_NE(it->message.find("Vec use is 131072 of 188416 bytes (69.6%)"), std::string::npos) << it->message;
 }
 
-TEST(SramRules, FuseAdviceCountsTheGmTrafficInTheStoredTensorsElementTypeNotTheAccumulators) {
-  // The producer's FP32 accumulator is stored into a BF16 tensor (the store converts): 64 x 128 x 2 B
-  // go to GM and the same come back, 32768 bytes, not the 49152 an FP32-sized store would make.
-  auto got = estimateText("k.py", R"(import pypto.language as pl
+// A cube kernel's BF16 result handed to a vector kernel: they run on different cores (AIC, AIV).
+constexpr const char* kCubeToVector = R"(import pypto.language as pl
 
 
 @pl.jit.incore
@@ -198,13 +196,35 @@ def chain(
     h = project(x, w, h)
     y = double(h, y)
     return y
-)");
-  auto it = std::find_if(got.diagnostics.begin(), got.diagnostics.end(), [](const Diagnostic& d) { return d.rule == "FUSE001"; });
-  ASSERT_NE(it, got.diagnostics.end());
-  EXPECT_NE(it->message.find("fuse 'project' and 'double'"), std::string::npos) << it->message;
-  EXPECT_NE(it->message.find("'h' goes through GM between them (32768 bytes stored and loaded again)"),
+)";
+
+const Diagnostic* findRule(const std::vector<Diagnostic>& found, const std::string& rule) {
+  auto it = std::find_if(found.begin(), found.end(), [&](const Diagnostic& d) { return d.rule == rule; });
+  return it == found.end() ? nullptr : &*it;
+}
+
+TEST(SramRules, OnA2a3ACubeResultHandedToAVectorKernelIsNoFuseAdviceTheHandOffStaysInGm) {
+  // Fused, the two halves still run on AIC and AIV: on a2a3 TPUSH writes the tile to GM and TPOP reads
+  // it back, so no GM traffic is saved (pypto-language-and-runtime.md §6).
+  std::vector<SramRow> rows;
+  auto found = test::estimatePythonText("k.py", kCubeToVector, rows, Platform::A2A3, Config{});
+  EXPECT_EQ(findRule(found, "FUSE001"), nullptr) << findRule(found, "FUSE001")->message;
+}
+
+TEST(SramRules, OnA5ACubeToVectorFuseAdviceIsAMixedScopeWithThePipesRingInTheConsumer) {
+  // On a5 TPUSH writes the consumer's Vec directly. GM bytes in the stored tensor's element type: the
+  // FP32 accumulator goes to a BF16 tensor, 64 x 128 x 2 B there and back (32768). The ring: 2 slots
+  // of the [64, 128] BF16 tile (32768 bytes); d = t + t is written in place (the packer's MemoryReuse).
+  std::vector<SramRow> rows;
+  auto found = test::estimatePythonText("k.py", kCubeToVector, rows, Platform::A5, Config{});
+  const Diagnostic* d = findRule(found, "FUSE001");
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->message.find("fuse 'project' (AIC) and 'double' (AIV) into one mixed incore scope"), std::string::npos)
+      << d->message;
+  EXPECT_NE(d->message.find("'h' goes through GM between them (32768 bytes stored and loaded again)"),
             std::string::npos)
-      << it->message;
+      << d->message;
+  EXPECT_NE(d->message.find("the estimated Vec use is 32768 of"), std::string::npos) << d->message;
 }
 
 TEST(SramRules, GrowAdviceGivesTheLargestTileThatStillFits) {
