@@ -1,5 +1,7 @@
 #include "doctor/doctor_checks.h"
 
+#include "toolchain/ptoas_version.h"
+
 namespace portcheck::doctor {
 
 std::string_view toString(Level level) {
@@ -135,9 +137,7 @@ struct Builder {
     }
     std::string found = "ptoas " + (f.ptoas.version.empty() ? f.ptoas.version_output : f.ptoas.version) + " at " +
                         t.ptoas.string() + " (from " + t.ptoas_origin + ")" + pin;
-    std::string pinned = f.ptoas.pinned;
-    if (!pinned.empty() && pinned[0] == 'v') pinned.erase(0, 1);
-    if (!pinned.empty() && !f.ptoas.version.empty() && pinned != f.ptoas.version) {
+    if (ptoasVersionsDiffer(f.ptoas.version, f.ptoas.pinned)) {
       add("kernels.ptoas", Level::Kernels, "ptoas", CheckState::Warning,
           found + ": programs using ops newer than this ptoas are rejected by it, and kernels may differ from "
                   "upstream's",

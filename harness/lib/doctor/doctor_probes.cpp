@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "golden/run_driver.h"
 #include "process/subprocess.h"
+#include "toolchain/ptoas_version.h"
 
 namespace portcheck::doctor {
 
@@ -172,22 +173,6 @@ void probeKernelCompiler(const std::map<std::string, std::string>& env, const Pr
 }
 
 }  // namespace
-
-std::string ptoasVersion(std::string_view output) {
-  static const std::regex version(R"(\bv?(\d+\.\d+(?:\.\d+)?)\b)");
-  std::string text(output);
-  std::smatch m;
-  return std::regex_search(text, m, version) ? m[1].str() : std::string();
-}
-
-std::string pinnedPtoasVersion(const fs::path& pypto_root) {
-  std::string text = readText(pypto_root / "toolchain" / "versions.env");
-  for (std::string_view line : splitLines(text)) {
-    line = trim(line);
-    if (startsWith(line, "PTOAS_VERSION=")) return std::string(trim(line.substr(14)));
-  }
-  return {};
-}
 
 void judgeHeaderProbe(int exit_code, std::string_view output, KernelCompilerFacts& k) {
   if (exit_code == 0) {

@@ -20,12 +20,6 @@ struct ProbeSettings {
 
 ToolchainFacts gatherFacts(const Toolchain& toolchain, const ProbeSettings& settings);
 
-// "0.27" from `ptoas --version` output ("ptoas 0.27", "PTOAS version v0.57.1"); "" when none.
-std::string ptoasVersion(std::string_view output);
-
-// PTOAS_VERSION of <pypto>/toolchain/versions.env ("v0.57"); "" when absent.
-std::string pinnedPtoasVersion(const std::filesystem::path& pypto_root);
-
 // The probe's verdict from one compile of it with the simulator's flags: headers_ok, bf16_type_real and
 // headers_error, from the compiler's exit status and output.
 void judgeHeaderProbe(int exit_code, std::string_view output, KernelCompilerFacts& facts);

@@ -127,6 +127,13 @@ Toolchain detectToolchain(const fs::path& root, const ToolchainOptions& options,
   Toolchain t;
   if (options.python) t.python = *options.python;
   else if (const char* p = getenv_fn("PYPTO_PYTHON"); p && *p) t.python = p;
+  // A relative path names a file from here; the adapter starts in the port's folder. Made absolute
+  // without resolving links: a virtual environment's python is a link and must keep its path.
+  if (t.python.find('/') != std::string::npos && fs::path(t.python).is_relative()) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(t.python, ec);
+    if (!ec) t.python = abs.lexically_normal().string();
+  }
 
   fs::path candidate;
   if (options.pypto) {

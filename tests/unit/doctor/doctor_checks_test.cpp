@@ -8,6 +8,7 @@
 #include "doctor/doctor_probes.h"
 #include "doctor/doctor_report.h"
 #include "test_support.h"
+#include "toolchain/ptoas_version.h"
 
 namespace portcheck::doctor {
 namespace {
