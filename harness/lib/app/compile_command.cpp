@@ -91,6 +91,9 @@ std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Sessi
 
   CompileStageOptions stage;
   stage.jobs = options.jobs;
+  // Chained runs start the simulator from the compile's workers: they keep the run stage's default of one
+  // at a time (the simulator starts a thread per simulated core), unless --jobs says otherwise.
+  if (chained_run_timeout && stage.jobs <= 0) stage.jobs = 1;
   stage.use_cache = !compile.no_cache;
   stage.analysis = compileAnalysisOptions(session.config.options);
 

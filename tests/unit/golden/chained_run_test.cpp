@@ -159,5 +159,22 @@ TEST(ChainedRunCommand, WhatDoesNotCompileIsNotRun) {
   EXPECT_EQ(c.starts(), "compile\n");
 }
 
+TEST(ChainedRunCommand, ChainedRunsGoOneAtATimeUnlessJobsSaysOtherwise) {
+  // Each run sleeps 1 s: two ports take 2 s or more one at a time, less with --jobs 2.
+  Cli c;
+  c.project("alpha", "pass");
+  c.project("beta", "pass");
+  auto timed = [&](const std::string& jobs) {
+    auto start = std::chrono::steady_clock::now();
+    auto r = test::runShell("cd '" + c.ws.path().string() + "' && FAKE_RUN_SLEEP=1 " + PORTCHECK_BINARY +
+                            " run --no-cache " + jobs + " --pypto '" + (c.ws / "pypto").string() + "' --python '" +
+                            test::fakeRunPython() + "' projects/alpha projects/beta 2>/dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    return std::chrono::steady_clock::now() - start;
+  };
+  EXPECT_GE(timed(""), 2s);
+  EXPECT_LT(timed("--jobs 2"), 1900ms);
+}
+
 }  // namespace
 }  // namespace portcheck::chained_run_test
