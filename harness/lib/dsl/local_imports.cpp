@@ -232,7 +232,7 @@ std::optional<fs::path> pathExpression(std::string_view expr, const fs::path& fi
   return base.lexically_normal();
 }
 
-bool isFile(const fs::path& p) {
+bool isFileOnDisk(const fs::path& p) {
   std::error_code ec;
   return fs::is_regular_file(p, ec);
 }
@@ -252,7 +252,8 @@ fs::path modulePath(const std::string& dotted) {
 
 // Files an import statement names under `folder`: the module (a.py or a/__init__.py) and, for
 // `from a import b`, the submodules a/b.py.
-void candidatesUnder(const fs::path& folder, const ImportStatement& imp, std::vector<fs::path>& out) {
+void candidatesUnder(const fs::path& folder, const ImportStatement& imp, const LocalProbe& isFile,
+                     std::vector<fs::path>& out) {
   fs::path m = folder / modulePath(imp.module);
   if (!imp.module.empty()) {
     if (isFile(fs::path(m.string() + ".py"))) out.push_back(fs::path(m.string() + ".py").lexically_normal());
@@ -328,7 +329,8 @@ std::vector<fs::path> sysPathAdditions(std::string_view python_text, const fs::p
 }
 
 std::vector<LocalFile> importedLocalFiles(const std::vector<LocalFile>& entries, const LocalReader& read,
-                                          std::size_t max_files, bool transitive) {
+                                          std::size_t max_files, bool transitive, const LocalProbe& exists) {
+  const LocalProbe probe = exists ? exists : LocalProbe(local_imports_impl::isFileOnDisk);
   std::vector<LocalFile> found;
   std::set<fs::path> seen;
   std::vector<fs::path> roots;  // sys.path as the entries see it: their folders, then what files add
@@ -352,11 +354,11 @@ std::vector<LocalFile> importedLocalFiles(const std::vector<LocalFile>& entries,
       if (imp.level > 0) {
         fs::path base = dir;
         for (int i = 1; i < imp.level; ++i) base = base.parent_path();
-        candidatesUnder(base, imp, candidates);
+        candidatesUnder(base, imp, probe, candidates);
       } else {
         for (const fs::path& root : roots) {
           std::size_t before = candidates.size();
-          candidatesUnder(root, imp, candidates);
+          candidatesUnder(root, imp, probe, candidates);
           if (candidates.size() > before) break;  // the first folder on sys.path that has it wins
         }
       }

@@ -48,12 +48,17 @@ struct LocalFile {
 // Reads a file found on disk (nullopt when it cannot be read as a source file).
 using LocalReader = std::function<std::optional<SourceFile>(const std::filesystem::path& absolute)>;
 
+// True when a regular file is at that absolute path (the resolution's probe of a candidate module).
+using LocalProbe = std::function<bool(const std::filesystem::path& absolute)>;
+
 inline constexpr std::size_t kMaxLocalImports = 96;  // a runaway chain of imports stops here
 
 // The files `entries` import, transitively, in the order first found, without the entries themselves
 // and at most `max_files` of them. `entries` are (absolute path, text) pairs of one program.
-// `transitive` false: only the modules the entries import themselves.
+// `transitive` false: only the modules the entries import themselves. `exists` probes candidate modules
+// (empty: the file system); a tree other than the disk (a git snapshot) gives its own with `read`.
 std::vector<LocalFile> importedLocalFiles(const std::vector<LocalFile>& entries, const LocalReader& read,
-                                          std::size_t max_files = kMaxLocalImports, bool transitive = true);
+                                          std::size_t max_files = kMaxLocalImports, bool transitive = true,
+                                          const LocalProbe& exists = {});
 
 }  // namespace portcheck::dsl

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "dsl/library_imports.h"
+#include "dsl/local_imports.h"
 #include "git/path_patterns.h"
 #include "rules/catalogue.h"
 
@@ -103,6 +104,29 @@ dsl::LibraryFolder snapshotLibrary(const Repository& repo, const Snapshot& snaps
   return library;
 }
 
+// The modules a loose file imports, resolved and read in the snapshot (what the commit holds), shown
+// workspace-relative like the file.
+std::vector<SourceFile> snapshotImports(const Repository& repo, const Snapshot& snapshot, const Workspace& ws,
+                                        const SourceFile& file) {
+  auto entryAt = [&](const fs::path& absolute) -> const SnapshotEntry* {
+    fs::path rel = absolute.lexically_normal().lexically_relative(ws.root.lexically_normal());
+    if (rel.empty() || *rel.begin() == "..") return nullptr;
+    const SnapshotEntry* e = snapshot.find(rel.generic_string());
+    return e && e->isRegularFile() ? e : nullptr;
+  };
+  dsl::LocalReader read = [&](const fs::path& absolute) -> std::optional<SourceFile> {
+    const SnapshotEntry* e = entryAt(absolute);
+    if (!e) return std::nullopt;
+    return sourceFromBytes(readBlob(repo, e->id), e->path).file;
+  };
+  dsl::LocalProbe exists = [&](const fs::path& absolute) { return entryAt(absolute) != nullptr; };
+  std::vector<SourceFile> out;
+  dsl::LocalFile entry{(ws.root / file.path).lexically_normal(), file};
+  for (dsl::LocalFile& f : dsl::importedLocalFiles({entry}, read, dsl::kMaxLocalImports, true, exists))
+    out.push_back(std::move(f.source));
+  return out;
+}
+
 }  // namespace
 
 LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& changes, const PlanOptions& options) {
@@ -151,6 +175,8 @@ LintPlan planLint(const Repository& repo, const Workspace& ws, const ChangeSet& 
     if (!e) continue;
     if (auto f = reader.read(*e)) {
       MemoryUnit unit;
+      if (isPythonSource(fs::path(path))) unit.context = snapshotImports(repo, changes.after, ws, *f);
+      for (const SourceFile& m : unit.context) plan.unit_files.insert(m.path);  // their findings: their own lint
       unit.sources.push_back(std::move(*f));
       plan.units.push_back(std::move(unit));
     }

@@ -150,7 +150,12 @@ void lintMemoryUnit(const Workspace& ws, const MemoryUnit& unit, const LintSetti
     sources.push_back(f);
   }
   if (project) sources.insert(sources.end(), unit.library.begin(), unit.library.end());
-  lintSources(project, std::move(sources), settings, out);
+  std::vector<std::string> context;
+  for (const SourceFile& f : unit.context) {
+    context.push_back(f.path);
+    sources.push_back(f);
+  }
+  lintSources(project, std::move(sources), settings, out, context);
 }
 
 // Merges per-unit outcomes in unit order and applies the configuration.

@@ -27,6 +27,9 @@ struct MemoryUnit {
   std::optional<Project> project;
   std::vector<SourceFile> sources;  // paths workspace-relative
   std::vector<SourceFile> library;  // the pypto-lib/ blocks a project imports (dsl/library_imports.h)
+  // The modules a loose program file imports (dsl/local_imports.h), as the same tree holds them: part
+  // of its model, their findings left to their own lint.
+  std::vector<SourceFile> context;
 };
 LintOutcome lintMemoryUnits(const Workspace& ws, const std::vector<MemoryUnit>& units, const LintSettings& settings,
                             int jobs);

@@ -146,5 +146,43 @@ TEST_F(LintChanges, ReadingStagedContentNeverWritesTheIndexOrTheWorkTree) {
   EXPECT_FALSE(std::filesystem::exists(repo.root() / ".git/index.lock"));
 }
 
+// A loose model file is checked with the modules it imports, as staged: the kernel it calls from a
+// sibling module is estimated from the staged text, not the working file.
+TEST_F(LintChanges, AStagedModelFileIsModelledWithItsImportsAsStaged) {
+  auto layer = [](int rows) {
+    return "import pypto.language as pl\n\n\n@pl.jit.incore\n"
+           "def layer(x: pl.Tensor[[256, 128], pl.FP32], y: pl.Out[pl.Tensor[[256, 128], pl.FP32]]):\n"
+           "    t = pl.load(x, [0, 0], [" + std::to_string(rows) + ", 128])\n"
+           "    pl.store(pl.add(t, t), [0, 0], y)\n"
+           "    return y\n";
+  };
+  repo.write("pypto-lib/models/m/layers.py", layer(64));
+  repo.write("pypto-lib/models/m/decode.py",
+             "import pypto.language as pl\nfrom layers import layer\n\n\n@pl.jit\n"
+             "def decode(x: pl.Tensor[[256, 128], pl.FP32], y: pl.Out[pl.Tensor[[256, 128], pl.FP32]]):\n"
+             "    y = layer(x, y)\n"
+             "    return y\n");
+  repo.git("add -A");
+  repo.git("commit -q --no-verify -m model");
+  repo.write("pypto-lib/models/m/decode.py", repo.read("pypto-lib/models/m/decode.py") + "# edit\n");
+  repo.git("add -A");
+  repo.write("pypto-lib/models/m/layers.py", layer(128));  // not staged
+  auto estimateOfLayer = [](const std::string& out) -> std::int64_t {
+    nlohmann::json j = nlohmann::json::parse(out);
+    for (const auto& row : j["sram"])
+      if (row["function"] == "layer" && row["space"] == "Vec" && row["estimate"].is_number())
+        return row["estimate"].get<std::int64_t>();
+    return -1;
+  };
+  test::Shell staged = repo.portCheck("lint --staged --format json");
+  test::Shell disk = repo.portCheck("lint --format json pypto-lib/models/m/decode.py");
+  EXPECT_EQ(estimateOfLayer(staged.out), 32768) << staged.out;  // [64, 128] FP32, t + t in place
+  EXPECT_EQ(estimateOfLayer(disk.out), 65536) << disk.out;      // the working file's [128, 128]
+  // The unchanged module's own findings are not this change's.
+  for (const auto& d : nlohmann::json::parse(staged.out)["diagnostics"])
+    EXPECT_NE(d["file"], "pypto-lib/models/m/layers.py") << d;
+  EXPECT_EQ(nlohmann::json::parse(staged.out)["run"]["files"], nlohmann::json::array({"pypto-lib/models/m/decode.py"}));
+}
+
 }  // namespace
 }  // namespace portcheck
