@@ -374,6 +374,7 @@ class RegionEstimator {
       if (mm) has_cube_op_ = true;
       forbidInplace(c);
       implicitLoads(c, mm);
+      implicitScratch(c);
       if (mm) autoTileL0(c);
       markCrossing(c, mm);
     }
@@ -516,6 +517,36 @@ class RegionEstimator {
         forbid = dsl::dtypeBits(V(call.value).type.dtype) > dsl::dtypeBits(V(X(a).value).type.dtype);
       if (forbid) tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(in->second);
     }
+  }
+
+  // A tensor-level reduction gets its scratch tile from the compiler (pypto op_conversion_registry.cpp,
+  // RegisterReductionOps): pl.row_max(x) becomes tile.row_max(x, tmp) with tmp = tile.create of x's
+  // shape in Vec, its last dimension raised to 128 when narrower (or dynamic), for row_max / row_sum /
+  // row_min / row_prod; x's exact shape for the arg reductions. The tile forms take the scratch as an
+  // argument, which the program declares itself.
+  void implicitScratch(int c) {
+    const Expr& call = X(c);
+    std::string_view op = opName(call);
+    bool padded = op == "row_max" || op == "row_sum" || op == "row_min" || op == "row_prod";
+    bool exact = op == "row_argmax" || op == "row_argmin" || op == "col_argmax" || op == "col_argmin";
+    if ((!padded && !exact) || call.args.size() != 1 || call.value < 0) return;
+    for (const auto& kw : call.kwargs)
+      if (kw.first == "tmp_tile") return;
+    const Value* in = fn_.valueOf(call.args[0]);
+    if (!in || !in->type.shape.rank_known || in->type.shape.dims.empty()) return;
+    std::vector<dsl::Dim> dims = in->type.shape.dims;
+    if (padded && dims.size() >= 2 && (!dims.back() || *dims.back() < 128)) dims.back() = 128;
+    std::int64_t elements = 1;
+    for (const dsl::Dim& d : dims) {
+      if (!d) return;  // a dynamic leading extent: the scratch's size is not known here
+      elements *= *d;
+    }
+    int p = call_point_[c];
+    addTile("tmp_tile (" + std::string(op) + " scratch)", elements * elementBytes(in->type.dtype), MemSpace::Vec,
+            p - 1, p, call.loc.line, true);
+    // row reductions are not_inplace_safe: their output never shares the scratch's buffer.
+    if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
+      tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(tiles_.back().iv.id);
   }
 
   // Tensor-level compute in incore code loads its GM tensor operands into on-chip tiles first.

@@ -108,5 +108,25 @@ TEST(MultiModuleEstimate, BareParametersTakeTheTypesTheirCallsGiveThem) {
   EXPECT_EQ(pairs, 2);
 }
 
+// Tensor-level row reductions get a scratch tile from the compiler (its last dimension raised to 128),
+// which the program never declares; compared with the real compiler's dump of the program.
+TEST(MultiModuleEstimate, TensorLevelReductionsCountTheScratchTheCompilerGivesThem) {
+  fs::path dir = fs::path(test::fixturesDir()) / "corpus/reduction_scratch";
+  std::vector<SourceFile> files(1);
+  files[0].path = "program.py";
+  files[0].text = test::readFile(dir / "program.py");
+  std::map<std::string, std::int64_t> estimate;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+  std::map<std::string, std::int64_t> actual;
+  for (const DumpFunction& fn : dump.functions)
+    if (fn.isCompute())
+      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
+  EXPECT_EQ(actual, (std::map<std::string, std::int64_t>{
+                        {"narrow_softmax/Vec", 28800}, {"tile_max/Vec", 65664}, {"wide_sum/Vec", 65664}}));
+  for (const auto& [key, hwm] : actual) EXPECT_EQ(estimate[key], hwm) << key;
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
