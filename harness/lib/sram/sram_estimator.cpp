@@ -519,19 +519,27 @@ class RegionEstimator {
     }
   }
 
-  // A tensor-level reduction gets its scratch tile from the compiler (pypto op_conversion_registry.cpp,
-  // RegisterReductionOps): pl.row_max(x) becomes tile.row_max(x, tmp) with tmp = tile.create of x's
-  // shape in Vec, its last dimension raised to 128 when narrower (or dynamic), for row_max / row_sum /
-  // row_min / row_prod; x's exact shape for the arg reductions. The tile forms take the scratch as an
-  // argument, which the program declares itself.
+  // Tensor-level ops whose PTO instruction needs a scratch buffer get one from the compiler (pypto
+  // op_conversion_registry.cpp), a Vec tile.create the program never declares: a reduction
+  // pl.row_max(x) / row_sum / row_min / row_prod one of x's shape with its last dimension raised to 128
+  // when narrower (or dynamic) (RegisterReductionOps); the arg reductions row_/col_argmax / argmin one
+  // of x's exact shape; pl.rsqrt(x, high_precision=True) and pl.xor(a, b) / pl.xors one shaped like
+  // their first operand (AppendScratchTile). The tile forms take the scratch as an argument, which the
+  // program declares itself. Inside pl.pipeline(stage=N) each stage holds its own.
   void implicitScratch(int c) {
     const Expr& call = X(c);
     std::string_view op = opName(call);
     bool padded = op == "row_max" || op == "row_sum" || op == "row_min" || op == "row_prod";
     bool exact = op == "row_argmax" || op == "row_argmin" || op == "col_argmax" || op == "col_argmin";
-    if ((!padded && !exact) || call.args.size() != 1 || call.value < 0) return;
+    bool precise = false;
+    if (op == "rsqrt")
+      for (const auto& [k, v] : call.kwargs)
+        precise |= k == "high_precision" && X(v).kind == ExprKind::Bool && X(v).number.isInt() && X(v).number.i == 1;
+    bool xor_op = op == "xor" || op == "xors";
+    std::size_t arity = xor_op ? 2 : 1;
+    if (!(padded || exact || precise || xor_op) || call.args.size() != arity) return;
     for (const auto& kw : call.kwargs)
-      if (kw.first == "tmp_tile") return;
+      if (kw.first == "tmp_tile" || kw.first == "tmp") return;
     const Value* in = fn_.valueOf(call.args[0]);
     if (!in || !in->type.shape.rank_known || in->type.shape.dims.empty()) return;
     std::vector<dsl::Dim> dims = in->type.shape.dims;
@@ -542,11 +550,20 @@ class RegionEstimator {
       elements *= *d;
     }
     int p = call_point_[c];
-    addTile("tmp_tile (" + std::string(op) + " scratch)", elements * elementBytes(in->type.dtype), MemSpace::Vec,
-            p - 1, p, call.loc.line, true);
-    // row reductions are not_inplace_safe: their output never shares the scratch's buffer.
-    if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
-      tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(tiles_.back().iv.id);
+    const int ploop = pipelineLoop(call.stmt);
+    const int stages = ploop >= 0 ? std::max(1, pipelineDepth(ploop)) : 1;
+    const int first = static_cast<int>(tiles_.size());
+    for (int st = 0; st < stages; ++st) {
+      std::string name = "tmp_tile (" + std::string(op) + " scratch)";
+      if (st > 0) name += " (pipeline stage " + std::to_string(st + 1) + ")";
+      addTile(name, elements * elementBytes(in->type.dtype), MemSpace::Vec, p - 1, p, call.loc.line, true);
+      Tile& t = tiles_.back();
+      for (int o = first; o < t.iv.id; ++o) t.iv.no_share.push_back(o);
+      // These ops are not_inplace_safe: their output never shares the scratch's buffer.
+      if (call.value >= 0)
+        if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
+          tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(t.iv.id);
+    }
   }
 
   // Tensor-level compute in incore code loads its GM tensor operands into on-chip tiles first.
@@ -560,7 +577,10 @@ class RegionEstimator {
     int p = call_point_[c];
     for (int a : call.args) {
       const Value* v = fn_.valueOf(a);
-      if (!v || v->on_chip || v->type.kind != ValueKind::Tensor) continue;
+      // A tensor computed by another incore scope reaches this kernel through GM (OutlineIncoreScopes
+      // passes it as a Tensor parameter), however on-chip it was where it was computed.
+      bool here = v && v->on_chip && (v->def_stmt < 0 || inRegion(v->def_stmt));
+      if (!v || here || v->type.kind != ValueKind::Tensor) continue;
       std::optional<std::int64_t> b = v->type.bytes();
       if (!b) continue;
       std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
