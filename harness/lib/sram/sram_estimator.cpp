@@ -769,9 +769,25 @@ const SpaceEstimate* KernelEstimate::space(std::string_view s) const {
 
 namespace {
 
+// How many copies of a statement pl.unroll makes: the product of the static trip counts of the
+// pl.unroll loops around it in its function (an unknown count counts once).
+int unrollCopies(const Function& fn, int stmt) {
+  std::int64_t copies = 1;
+  for (int l = stmt >= 0 ? fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop : -1; l >= 0;
+       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+    const dsl::Stmt& s = fn.stmts[static_cast<std::size_t>(l)];
+    if (s.loop < 0) continue;
+    const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(s.loop)];
+    if (loop.iter == dsl::LoopIter::PlUnroll && loop.trip_count && *loop.trip_count > 1)
+      copies = std::min<std::int64_t>(copies * *loop.trip_count, 4096);
+  }
+  return static_cast<int>(copies);
+}
+
 // How many times each inline function is spliced into one program: per DSL entry (a @pl.jit, an
-// orchestration or opaque function), the number of call paths reaching it through inline functions;
-// the largest over the entries. Functions reached by no entry are not in the map.
+// orchestration or opaque function), the number of call paths reaching it through inline functions,
+// each call inside pl.unroll counted once per copy the unrolling makes; the largest over the
+// entries. Functions reached by no entry are not in the map.
 std::map<std::pair<int, int>, int> inlineInstances(const dsl::ProgramModel& model) {
   std::map<std::pair<int, int>, int> most;
   for (const dsl::FunctionRef entry : model.allFunctions()) {
@@ -782,20 +798,21 @@ std::map<std::pair<int, int>, int> inlineInstances(const dsl::ProgramModel& mode
     std::map<std::pair<int, int>, int> count;
     // Depth-first over call sites; `on_path` stops recursion cycles.
     std::set<std::pair<int, int>> on_path;
-    std::function<void(const Function&, int)> visit = [&](const Function& fn, int depth) {
+    std::function<void(const Function&, int, int)> visit = [&](const Function& fn, int depth, int copies) {
       if (depth > 16) return;
       for (int c : fn.calls) {
         const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
         std::pair<int, int> key{call.callee_file, call.callee_function};
         const Function* callee = model.function({key.first, key.second});
         if (!callee || !callee->isInline() || on_path.count(key)) continue;
-        if (++count[key] > 4096) return;
+        const int here = std::min(4096, copies * unrollCopies(fn, call.stmt));
+        if ((count[key] += here) > 4096) return;
         on_path.insert(key);
-        visit(*callee, depth + 1);
+        visit(*callee, depth + 1, here);
         on_path.erase(key);
       }
     };
-    visit(*e, 0);
+    visit(*e, 0, 1);
     for (const auto& [key, n] : count) most[key] = std::max(most[key], n);
   }
   return most;

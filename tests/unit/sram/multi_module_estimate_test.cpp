@@ -134,5 +134,25 @@ TEST(MultiModuleEstimate, TensorLevelReductionsCountTheScratchTheCompilerGivesTh
   EXPECT_EQ(estimate["pipelined_norm/Vec"], 65664);
 }
 
+// An inline function called inside pl.unroll(3) is spliced three times (the loop is unrolled before
+// the scopes are outlined): three instances under the compiler's names.
+TEST(MultiModuleEstimate, AnInlineCalledInsideUnrollHasAnInstancePerCopy) {
+  fs::path dir = fs::path(test::fixturesDir()) / "corpus/unrolled_inline";
+  std::vector<SourceFile> files(1);
+  files[0].path = "program.py";
+  files[0].text = test::readFile(dir / "program.py");
+  std::map<std::string, std::int64_t> estimate;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+  std::map<std::string, std::int64_t> actual;
+  for (const DumpFunction& fn : dump.functions)
+    if (fn.isCompute())
+      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
+  EXPECT_EQ(actual, (std::map<std::string, std::int64_t>{
+                        {"scale_rows/Vec", 8192}, {"scale_rows_0/Vec", 8192}, {"scale_rows_1/Vec", 8192}}));
+  EXPECT_EQ(estimate, actual);
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
