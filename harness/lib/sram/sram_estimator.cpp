@@ -219,7 +219,8 @@ class RegionEstimator {
     else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) base = d.args[0];
     if (base < 0) return false;
     const Value* b = fn_.valueOf(base);
-    return b && !b->on_chip && b->type.kind == ValueKind::Tensor;
+    // A tensor another scope computed is in GM here (OutlineIncoreScopes passes it as a parameter).
+    return b && b->type.kind == ValueKind::Tensor && (!b->on_chip || (b->def_stmt >= 0 && !inRegion(b->def_stmt)));
   }
 
   std::string viewSource(int v) const {
@@ -339,10 +340,12 @@ class RegionEstimator {
       // (also when its name is bound before the loop: `acc = pl.matmul_acc(acc, ...)` in the body)
       const int ploop = pipelineLoop(v.def_stmt);
       bool carried = v.loop_carried;
+      // Rebinding in the loop a name the kernel bound before it makes it an iter_arg (ConvertToSSA); the
+      // same name bound after the loop, or in another scope (another kernel once outlined), does not.
       for (std::size_t j = 0; j < fn_.values.size() && !carried && ploop >= 0; ++j) {
         const Value& o = fn_.values[j];
         carried = (o.loop_carried && root(static_cast<int>(j)) == r) ||
-                  (!v.name.empty() && o.name == v.name && !fn_.contains(ploop, o.def_stmt) && o.def_stmt != ploop);
+                  (!v.name.empty() && o.name == v.name && o.def_stmt < ploop && inRegion(o.def_stmt));
       }
       if (int depth = ploop >= 0 ? pipelineDepth(ploop) : 1; depth > 1 && !carried) {
         const int first = static_cast<int>(tiles_.size()) - 1;

@@ -154,5 +154,29 @@ TEST(MultiModuleEstimate, AnInlineCalledInsideUnrollHasAnInstancePerCopy) {
   EXPECT_EQ(estimate, actual);
 }
 
+// A name bound in one scope and bound again in a later scope's pl.pipeline loop is not carried there:
+// each stage of each loop holds its own operand tiles (Mat), as the compiler allocates them.
+TEST(MultiModuleEstimate, PipelineStagesOfEachScopeHoldTheirOwnTilesWhateverTheNames) {
+  fs::path dir = fs::path(test::fixturesDir()) / "corpus/pipelined_scopes";
+  std::vector<SourceFile> files(1);
+  files[0].path = "program.py";
+  files[0].text = test::readFile(dir / "program.py");
+  std::map<std::string, std::int64_t> estimate;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+  std::map<std::string, std::int64_t> actual;
+  for (const DumpFunction& fn : dump.functions)
+    if (fn.isCompute())
+      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
+  for (const char* kernel : {"q_proj", "k_proj"}) {
+    std::string k(kernel);
+    EXPECT_EQ(actual[k + "/Mat"], 327680) << k;
+    for (const char* space : {"/Mat", "/Acc", "/Left"}) EXPECT_EQ(estimate[k + space], actual[k + space]) << k << space;
+    // AutoTileMatmulL0's roofline chooser keeps one Right tile here; the model double-buffers (README).
+    EXPECT_EQ(actual[k + "/Right"], 65536) << k;
+  }
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
