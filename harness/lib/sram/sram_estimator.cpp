@@ -154,7 +154,11 @@ class RegionEstimator {
         const Value* s = fn_.valueOf(d.args[0]);
         if (s && s->on_chip) src = X(d.args[0]).value;
       }
-      if (src >= 0 && src != static_cast<int>(i) && fn_.values[static_cast<std::size_t>(src)].on_chip)
+      // A view of a tensor another scope computed is not that tile (it is in GM here): a load of its own.
+      const bool elsewhere = d.kind != ExprKind::Name && d.kind != ExprKind::Attribute && src >= 0 &&
+                             fn_.values[static_cast<std::size_t>(src)].def_stmt >= 0 &&
+                             !inRegion(fn_.values[static_cast<std::size_t>(src)].def_stmt) && inRegion(v.def_stmt);
+      if (src >= 0 && src != static_cast<int>(i) && fn_.values[static_cast<std::size_t>(src)].on_chip && !elsewhere)
         alias_[i] = src;
     }
   }

@@ -178,5 +178,25 @@ TEST(MultiModuleEstimate, PipelineStagesOfEachScopeHoldTheirOwnTilesWhateverTheN
   }
 }
 
+// A tensor computed in one scope is read by the next through GM: a view of it, or tensor-level compute
+// on it, is a load in the reading kernel, however on chip it was in the first.
+TEST(MultiModuleEstimate, ATensorAnotherScopeComputedIsLoadedWhereItIsRead) {
+  fs::path dir = fs::path(test::fixturesDir()) / "corpus/cross_scope";
+  std::vector<SourceFile> files(1);
+  files[0].path = "program.py";
+  files[0].text = test::readFile(dir / "program.py");
+  std::map<std::string, std::int64_t> estimate;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+  std::map<std::string, std::int64_t> actual;
+  for (const DumpFunction& fn : dump.functions)
+    if (fn.isCompute())
+      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
+  EXPECT_EQ(actual, (std::map<std::string, std::int64_t>{
+                        {"consume_view/Vec", 16384}, {"consume_whole/Vec", 16384}, {"produce/Vec", 32768}}));
+  EXPECT_EQ(estimate, actual);
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
