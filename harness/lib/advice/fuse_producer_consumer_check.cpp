@@ -8,16 +8,6 @@ namespace portcheck {
 
 namespace {
 
-// The space of `fused` closest to its capacity, or nullptr when one is over its capacity.
-const sram::SpaceEstimate* fittingWorst(const std::vector<sram::SpaceEstimate>& fused) {
-  const sram::SpaceEstimate* worst = nullptr;
-  for (const auto& s : fused) {
-    if (s.capacity > 0 && s.hwm > s.capacity) return nullptr;
-    if (s.capacity > 0 && (!worst || s.hwm * worst->capacity > worst->hwm * s.capacity)) worst = &s;
-  }
-  return worst;
-}
-
 std::string usage(const sram::SpaceEstimate& s) {
   return "the estimated " + s.space + " use is " + std::to_string(s.hwm) + " of " + std::to_string(s.capacity) +
          " bytes (" + advice::percent(s.hwm, s.capacity) + ")";
@@ -40,8 +30,10 @@ void FuseProducerConsumerCheck::check(const SramCheckContext& ctx, std::vector<D
       std::string ring;
       auto fused = cross ? advice::crossCoreEstimate(ctx.kernels, p, c, e.tensor, ctx.settings.platform, 2, &ring)
                          : advice::fusedEstimate(ctx.kernels, p, c, e.tensor, ctx.settings.platform);
-      const sram::SpaceEstimate* worst = fused.empty() ? nullptr : fittingWorst(fused);
-      if (!worst) continue;
+      bool fits = true;
+      for (const auto& s : fused) fits &= s.capacity <= 0 || s.hwm <= s.capacity;
+      const sram::SpaceEstimate* worst = advice::dominantSpace(fused);
+      if (!fits || !worst) continue;
       // Across cores, the figure that matters is the consumer's space holding the ring.
       for (const auto& s : fused)
         if (cross && s.space == ring && s.capacity > 0) worst = &s;

@@ -217,16 +217,23 @@ std::string safeFolderName(std::string_view name, std::string_view fallback) {
   return out.empty() ? std::string(fallback) : out;
 }
 
-fs::path compileWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
+namespace {
+
+// <cache_root>/<stage>/<name>-<hash of the target's path>/<platform>/
+fs::path stageWorkDir(const fs::path& cache_root, const char* stage, const CompileTarget& target, Platform platform) {
   std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
-  std::string safe = safeFolderName(target.name, "program");
-  return cache_root / "compile" / (safe + "-" + contentHash(key).substr(0, 10)) / std::string(toString(platform));
+  return cache_root / stage / (safeFolderName(target.name, "program") + "-" + contentHash(key).substr(0, 10)) /
+         std::string(toString(platform));
+}
+
+}  // namespace
+
+fs::path compileWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
+  return stageWorkDir(cache_root, "compile", target, platform);
 }
 
 fs::path runWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
-  std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
-  return cache_root / "run" / (safeFolderName(target.name, "program") + "-" + contentHash(key).substr(0, 10)) /
-         std::string(toString(platform));
+  return stageWorkDir(cache_root, "run", target, platform);
 }
 
 bool readAdapterResult(const std::string& text, AdapterResult& r, std::string& error) {

@@ -121,6 +121,9 @@ class RegionEstimator {
   const Expr& X(int e) const { return fn_.exprs[static_cast<std::size_t>(e)]; }
   const Value& V(int v) const { return fn_.values[static_cast<std::size_t>(v)]; }
   bool inRegion(int stmt) const { return stmt >= region_.first && stmt < region_.last; }
+  // A value another incore scope of the function computed: it reaches this kernel through GM
+  // (OutlineIncoreScopes passes it as a Tensor parameter), however on chip it was where computed.
+  bool fromAnotherScope(const Value& v) const { return v.def_stmt >= 0 && !inRegion(v.def_stmt); }
 
   void numberPoints() {
     std::unordered_map<int, int> per_stmt;
@@ -156,8 +159,7 @@ class RegionEstimator {
       }
       // A view of a tensor another scope computed is not that tile (it is in GM here): a load of its own.
       const bool elsewhere = d.kind != ExprKind::Name && d.kind != ExprKind::Attribute && src >= 0 &&
-                             fn_.values[static_cast<std::size_t>(src)].def_stmt >= 0 &&
-                             !inRegion(fn_.values[static_cast<std::size_t>(src)].def_stmt) && inRegion(v.def_stmt);
+                             fromAnotherScope(fn_.values[static_cast<std::size_t>(src)]) && inRegion(v.def_stmt);
       if (src >= 0 && src != static_cast<int>(i) && fn_.values[static_cast<std::size_t>(src)].on_chip && !elsewhere)
         alias_[i] = src;
     }
@@ -223,8 +225,7 @@ class RegionEstimator {
     else if (d.kind == ExprKind::Call && isViewOp(opName(d)) && !d.args.empty()) base = d.args[0];
     if (base < 0) return false;
     const Value* b = fn_.valueOf(base);
-    // A tensor another scope computed is in GM here (OutlineIncoreScopes passes it as a parameter).
-    return b && b->type.kind == ValueKind::Tensor && (!b->on_chip || (b->def_stmt >= 0 && !inRegion(b->def_stmt)));
+    return b && b->type.kind == ValueKind::Tensor && (!b->on_chip || fromAnotherScope(*b));
   }
 
   std::string viewSource(int v) const {
@@ -501,6 +502,12 @@ class RegionEstimator {
     }
     return -1;
   }
+  // How many copies pl.pipeline(stage=N) makes of what `stmt` defines (1 outside a pipeline loop).
+  int pipelineStagesAt(int stmt) const {
+    const int loop = pipelineLoop(stmt);
+    return loop >= 0 ? pipelineDepth(loop) : 1;
+  }
+
   int pipelineDepth(int loop_stmt) const {
     const dsl::Loop& loop = fn_.loops[static_cast<std::size_t>(fn_.stmts[static_cast<std::size_t>(loop_stmt)].loop)];
     return loop.stage.isInt() && loop.stage.i > 1 && loop.stage.i <= 8 ? static_cast<int>(loop.stage.i) : 1;
@@ -557,8 +564,7 @@ class RegionEstimator {
       elements *= *d;
     }
     int p = call_point_[c];
-    const int ploop = pipelineLoop(call.stmt);
-    const int stages = ploop >= 0 ? std::max(1, pipelineDepth(ploop)) : 1;
+    const int stages = pipelineStagesAt(call.stmt);
     const int first = static_cast<int>(tiles_.size());
     for (int st = 0; st < stages; ++st) {
       std::string name = "tmp_tile (" + std::string(op) + " scratch)";
@@ -584,9 +590,7 @@ class RegionEstimator {
     int p = call_point_[c];
     for (int a : call.args) {
       const Value* v = fn_.valueOf(a);
-      // A tensor computed by another incore scope reaches this kernel through GM (OutlineIncoreScopes
-      // passes it as a Tensor parameter), however on-chip it was where it was computed.
-      bool here = v && v->on_chip && (v->def_stmt < 0 || inRegion(v->def_stmt));
+      bool here = v && v->on_chip && !fromAnotherScope(*v);
       if (!v || here || v->type.kind != ValueKind::Tensor) continue;
       std::optional<std::int64_t> b = v->type.bytes();
       if (!b) continue;
@@ -645,8 +649,7 @@ class RegionEstimator {
     std::string base = call.value >= 0 ? displayName(call.value) : "matmul";
     // LowerPipelineLoops unrolls a pl.pipeline(stage=N) body N deep, the operand extracts with it:
     // each stage holds its own L0 tiles.
-    const int ploop = pipelineLoop(call.stmt);
-    const int stages = ploop >= 0 ? std::max(1, pipelineDepth(ploop)) : 1;
+    const int stages = pipelineStagesAt(call.stmt);
     const int first = static_cast<int>(tiles_.size());
     for (int st = 0; st < stages; ++st)
       for (int d = 0; d < depth; ++d) {

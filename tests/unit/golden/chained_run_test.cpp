@@ -1,12 +1,10 @@
 // A port's simulator run chained to its compile in one process (ChainedRun, docs/run-stage.md "One
 // process"): the log split at the adapter's marker, how the process ended going to the run, and
 // through the binary with the stand-in interpreter (tests/fixtures/run/fake-run-python.sh), which
-// logs every start in projects/starts.log.
+// logs every interpreter start in projects/<name>/starts.log.
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "compiler/compile_driver.h"
 #include "golden/run_analysis.h"
@@ -21,13 +19,6 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 ProcessResult ended(std::string output, int exit_code, bool timed_out = false, int signal = 0) {
   ProcessResult p;
@@ -89,7 +80,7 @@ TEST(ChainedRunDriver, OnlyPortsChainAndTheRunFoldersAreGiven) {
   file.source_root = w.ws / "lib";
   DriverOutcome alone = runCompileProcess(file, Platform::A2A3, w.settings);
   EXPECT_FALSE(alone.chained_run) << alone.record.log;
-  EXPECT_EQ(readText(w.ws / "starts.log"), "compile\n");  // lib/../starts.log: the file's compile alone
+  EXPECT_EQ(test::readFile(w.ws / "starts.log"), "compile\n");  // lib/../starts.log: the file's compile alone
 }
 
 TEST(ChainedRunDriver, ARunThatHangsIsTheRunsTimeoutNotTheCompiles) {
@@ -109,23 +100,12 @@ TEST(ChainedRunDriver, ARunThatHangsIsTheRunsTimeoutNotTheCompiles) {
   EXPECT_EQ(a.diagnostics[0].rule, "GOLD013") << a.diagnostics[0].message;
 }
 
-struct Cli {
-  test::TempDir ws;
-  Cli() {
-    ws.write(".git/HEAD", "ref: refs/heads/main\n");
-    ws.write("pypto/python/pypto/__init__.py", "");
-  }
-  void project(const std::string& name, const std::string& run_mode) {
-    ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
-    ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
-  }
+// The binary on projects/softmax; the stand-in logs each interpreter start in projects/softmax/starts.log.
+struct Cli : test::CliWorkspace {
   std::string run(const std::string& extra = "") {
-    return test::runBinary("run --format json " + extra + " --pypto '" + (ws / "pypto").string() + "' --python '" +
-                               test::fakeRunPython() + "' projects/softmax",
-                           ws.path())
-        .out;
+    return test::runBinary("run --format json " + extra + " " + args() + "projects/softmax", ws.path()).out;
   }
-  std::string starts() { return readText(ws / "projects/softmax/starts.log"); }
+  std::string starts() { return test::readFile(ws / "projects/softmax/starts.log"); }
 };
 
 TEST(ChainedRunCommand, AFreshCompileRunsThePortInTheSameProcess) {
@@ -167,8 +147,7 @@ TEST(ChainedRunCommand, ChainedRunsGoOneAtATimeUnlessJobsSaysOtherwise) {
   auto timed = [&](const std::string& jobs) {
     auto start = std::chrono::steady_clock::now();
     auto r = test::runShell("cd '" + c.ws.path().string() + "' && FAKE_RUN_SLEEP=1 " + PORTCHECK_BINARY +
-                            " run --no-cache " + jobs + " --pypto '" + (c.ws / "pypto").string() + "' --python '" +
-                            test::fakeRunPython() + "' projects/alpha projects/beta 2>/dev/null");
+                            " run --no-cache " + jobs + " " + c.args() + "projects/alpha projects/beta 2>/dev/null");
     EXPECT_EQ(r.exit_code, 0) << r.out;
     return std::chrono::steady_clock::now() - start;
   };

@@ -177,18 +177,7 @@ TEST(RunStage, WhatDidNotCompileIsNotRun) {
 }
 
 // Through the binary: compile (fake) then run (fake).
-struct CliWorkspace {
-  test::TempDir ws;
-  CliWorkspace() {
-    ws.write(".git/HEAD", "ref: refs/heads/main\n");
-    ws.write("pypto/python/pypto/__init__.py", "");
-  }
-  void project(const std::string& name, const std::string& run_mode) {
-    ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
-    ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
-  }
-  std::string args() const { return "--pypto '" + (ws / "pypto").string() + "' --python '" + fakeRunPython() + "' "; }
-};
+using test::CliWorkspace;
 
 TEST(RunCommand, AWrongPortExitsOneWithTheOutputNamedAndJsonFigures) {
   CliWorkspace c;

@@ -44,4 +44,19 @@ struct RunWorkspace {
   }
 };
 
+// A workspace for running the port-check binary on stand-in ports: a stand-in PyPTO checkout and
+// projects/<name>/pypto_src answering with FAKE_RUN; args() points the binary at both.
+struct CliWorkspace {
+  TempDir ws;
+  CliWorkspace() {
+    ws.write(".git/HEAD", "ref: refs/heads/main\n");
+    ws.write("pypto/python/pypto/__init__.py", "");
+  }
+  void project(const std::string& name, const std::string& run_mode) {
+    ws.write("projects/" + name + "/pypto_src/FAKE_RUN", run_mode + "\n");
+    ws.write("projects/" + name + "/pypto_src/golden.py", "x = 1\n");
+  }
+  std::string args() const { return "--pypto '" + (ws / "pypto").string() + "' --python '" + fakeRunPython() + "' "; }
+};
+
 }  // namespace portcheck::test

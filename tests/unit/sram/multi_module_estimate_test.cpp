@@ -33,6 +33,36 @@ dsl::ProgramModel model() {
   return dsl::buildProgramModel(files);
 }
 
+// A one-file program of tests/fixtures/corpus/<name>/ (program.py, compiled/ with the real compiler's
+// AllocateMemoryAddr dump).
+fs::path corpusFixture(const std::string& name) { return fs::path(test::fixturesDir()) / "corpus" / name; }
+
+dsl::ProgramModel singleFileModel(const fs::path& dir) {
+  std::vector<SourceFile> files(1);
+  files[0].path = "program.py";
+  files[0].text = test::readFile(dir / "program.py");
+  return dsl::buildProgramModel(files);
+}
+
+// "kernel/space" -> bytes: the estimator's high-water marks, and the compiler's from the dump.
+using Figures = std::map<std::string, std::int64_t>;
+
+Figures estimatedFigures(const dsl::ProgramModel& pm) {
+  Figures estimate;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(pm, Platform::A2A3))
+    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
+  return estimate;
+}
+
+Figures compilerFigures(const fs::path& dir) {
+  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+  Figures actual;
+  for (const DumpFunction& fn : dump.functions)
+    if (fn.isCompute())
+      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
+  return actual;
+}
+
 TEST(MultiModuleEstimate, DataclassConfigFieldsDefaultsAndPropertiesAreConstants) {
   dsl::ProgramModel pm = model();
   const dsl::FileModel& blocks = pm.files[1];
@@ -84,49 +114,29 @@ TEST(MultiModuleEstimate, EveryPairMatchesTheRealCompilersAllocation) {
 // tensors of the file's __main__ (a bfloat16 cast, a float32 default), the kernels' from the tensors
 // the entry passes them. Compared with the real compiler's dump of the program.
 TEST(MultiModuleEstimate, BareParametersTakeTheTypesTheirCallsGiveThem) {
-  fs::path dir = fs::path(test::fixturesDir()) / "corpus/bare_params";
-  std::vector<SourceFile> files(1);
-  files[0].path = "program.py";
-  files[0].text = test::readFile(dir / "program.py");
-  dsl::ProgramModel pm = dsl::buildProgramModel(files);
+  fs::path dir = corpusFixture("bare_params");
+  dsl::ProgramModel pm = singleFileModel(dir);
   const dsl::Function& entry = pm.files[0].functions[static_cast<std::size_t>(pm.files[0].functionIndex("entry"))];
   ASSERT_EQ(entry.params.size(), 3u);
   EXPECT_EQ(entry.params[0].type.dtype, dsl::DType::BF16);
   EXPECT_EQ(entry.params[1].type.dtype, dsl::DType::FP32);
   EXPECT_EQ(entry.params[2].type.dtype, dsl::DType::FP32);  // torch.empty's default
-  std::map<std::string, std::int64_t> estimate;
-  for (const sram::KernelEstimate& k : sram::estimateProgram(pm, Platform::A2A3))
-    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
-  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
-  int pairs = 0;
-  for (const DumpFunction& fn : dump.functions)
-    if (fn.isCompute())
-      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) {
-        ++pairs;
-        EXPECT_EQ(estimate[u.function + "/" + u.space], u.hwm) << u.function << "/" << u.space;
-      }
-  EXPECT_EQ(pairs, 2);
+  Figures estimate = estimatedFigures(pm);
+  Figures actual = compilerFigures(dir);
+  for (const auto& [key, hwm] : actual) EXPECT_EQ(estimate[key], hwm) << key;
+  EXPECT_EQ(actual.size(), 2u);
 }
 
 // Tensor-level row reductions get a scratch tile from the compiler (its last dimension raised to 128),
 // which the program never declares; compared with the real compiler's dump of the program.
 TEST(MultiModuleEstimate, TensorLevelReductionsCountTheScratchTheCompilerGivesThem) {
-  fs::path dir = fs::path(test::fixturesDir()) / "corpus/reduction_scratch";
-  std::vector<SourceFile> files(1);
-  files[0].path = "program.py";
-  files[0].text = test::readFile(dir / "program.py");
-  std::map<std::string, std::int64_t> estimate;
-  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
-    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
-  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
-  std::map<std::string, std::int64_t> actual;
-  for (const DumpFunction& fn : dump.functions)
-    if (fn.isCompute())
-      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
-  EXPECT_EQ(actual, (std::map<std::string, std::int64_t>{{"narrow_softmax/Vec", 28800},
-                                                        {"pipelined_norm/Vec", 65920},
-                                                        {"tile_max/Vec", 65664},
-                                                        {"wide_sum/Vec", 65664}}));
+  fs::path dir = corpusFixture("reduction_scratch");
+  Figures estimate = estimatedFigures(singleFileModel(dir));
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"narrow_softmax/Vec", 28800},
+                              {"pipelined_norm/Vec", 65920},
+                              {"tile_max/Vec", 65664},
+                              {"wide_sum/Vec", 65664}}));
   for (const auto& [key, hwm] : actual)
     if (key != "pipelined_norm/Vec") EXPECT_EQ(estimate[key], hwm) << key;
   // A scratch per pipeline stage and the rsqrt's: within 256 bytes (one stage's 128-byte row sum is
@@ -137,38 +147,19 @@ TEST(MultiModuleEstimate, TensorLevelReductionsCountTheScratchTheCompilerGivesTh
 // An inline function called inside pl.unroll(3) is spliced three times (the loop is unrolled before
 // the scopes are outlined): three instances under the compiler's names.
 TEST(MultiModuleEstimate, AnInlineCalledInsideUnrollHasAnInstancePerCopy) {
-  fs::path dir = fs::path(test::fixturesDir()) / "corpus/unrolled_inline";
-  std::vector<SourceFile> files(1);
-  files[0].path = "program.py";
-  files[0].text = test::readFile(dir / "program.py");
-  std::map<std::string, std::int64_t> estimate;
-  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
-    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
-  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
-  std::map<std::string, std::int64_t> actual;
-  for (const DumpFunction& fn : dump.functions)
-    if (fn.isCompute())
-      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
-  EXPECT_EQ(actual, (std::map<std::string, std::int64_t>{
-                        {"scale_rows/Vec", 8192}, {"scale_rows_0/Vec", 8192}, {"scale_rows_1/Vec", 8192}}));
+  fs::path dir = corpusFixture("unrolled_inline");
+  Figures estimate = estimatedFigures(singleFileModel(dir));
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"scale_rows/Vec", 8192}, {"scale_rows_0/Vec", 8192}, {"scale_rows_1/Vec", 8192}}));
   EXPECT_EQ(estimate, actual);
 }
 
 // A name bound in one scope and bound again in a later scope's pl.pipeline loop is not carried there:
 // each stage of each loop holds its own operand tiles (Mat), as the compiler allocates them.
 TEST(MultiModuleEstimate, PipelineStagesOfEachScopeHoldTheirOwnTilesWhateverTheNames) {
-  fs::path dir = fs::path(test::fixturesDir()) / "corpus/pipelined_scopes";
-  std::vector<SourceFile> files(1);
-  files[0].path = "program.py";
-  files[0].text = test::readFile(dir / "program.py");
-  std::map<std::string, std::int64_t> estimate;
-  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
-    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
-  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
-  std::map<std::string, std::int64_t> actual;
-  for (const DumpFunction& fn : dump.functions)
-    if (fn.isCompute())
-      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
+  fs::path dir = corpusFixture("pipelined_scopes");
+  Figures estimate = estimatedFigures(singleFileModel(dir));
+  Figures actual = compilerFigures(dir);
   for (const char* kernel : {"q_proj", "k_proj"}) {
     std::string k(kernel);
     EXPECT_EQ(actual[k + "/Mat"], 327680) << k;
@@ -181,20 +172,10 @@ TEST(MultiModuleEstimate, PipelineStagesOfEachScopeHoldTheirOwnTilesWhateverTheN
 // A tensor computed in one scope is read by the next through GM: a view of it, or tensor-level compute
 // on it, is a load in the reading kernel, however on chip it was in the first.
 TEST(MultiModuleEstimate, ATensorAnotherScopeComputedIsLoadedWhereItIsRead) {
-  fs::path dir = fs::path(test::fixturesDir()) / "corpus/cross_scope";
-  std::vector<SourceFile> files(1);
-  files[0].path = "program.py";
-  files[0].text = test::readFile(dir / "program.py");
-  std::map<std::string, std::int64_t> estimate;
-  for (const sram::KernelEstimate& k : sram::estimateProgram(dsl::buildProgramModel(files), Platform::A2A3))
-    for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
-  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
-  std::map<std::string, std::int64_t> actual;
-  for (const DumpFunction& fn : dump.functions)
-    if (fn.isCompute())
-      for (const SpaceUsage& u : spaceUsage(fn, nullptr)) actual[u.function + "/" + u.space] = u.hwm;
-  EXPECT_EQ(actual, (std::map<std::string, std::int64_t>{
-                        {"consume_view/Vec", 16384}, {"consume_whole/Vec", 16384}, {"produce/Vec", 32768}}));
+  fs::path dir = corpusFixture("cross_scope");
+  Figures estimate = estimatedFigures(singleFileModel(dir));
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"consume_view/Vec", 16384}, {"consume_whole/Vec", 16384}, {"produce/Vec", 32768}}));
   EXPECT_EQ(estimate, actual);
 }
 
