@@ -1,13 +1,25 @@
 #include "sram/buffer_packer.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <numeric>
+#include <set>
 
 #include "core/platform.h"
 
 namespace portcheck::sram {
 
-bool overlaps(const Interval& a, const Interval& b) { return !(a.last <= b.def || b.last <= a.def); }
+bool overlaps(const Interval& a, const Interval& b) {
+  // Clones of one pl.pipeline body run one after another in program order, except that
+  // CanonicalizeIOOrder hoists every clone's loads to the top: a later clone's tile is live with an
+  // earlier clone's only when it is a load.
+  if (a.pipe_group >= 0 && a.pipe_group == b.pipe_group && a.pipe_stage != b.pipe_stage) {
+    const Interval& later = a.pipe_stage > b.pipe_stage ? a : b;
+    if (!later.is_load) return false;
+  }
+  return !(a.last <= b.def || b.last <= a.def);
+}
 
 bool conflicts(const Interval& a, const Interval& b) {
   if (overlaps(a, b)) return true;
@@ -17,8 +29,12 @@ bool conflicts(const Interval& a, const Interval& b) {
   return forbids(a, b) || forbids(b, a);
 }
 
-Packing pack(std::vector<Interval>& tiles, std::int64_t reserved) {
-  // Largest first; ties in program order (stable), as MemoryReuse's first-fit-decreasing packer.
+namespace {
+
+using Apart = std::function<bool(const Interval&, const Interval&)>;
+
+// First-fit-decreasing: largest first, ties in program order (stable), as MemoryReuse's packer.
+Packing packOnce(std::vector<Interval>& tiles, std::int64_t reserved, const Apart& apart) {
   std::vector<std::size_t> order(tiles.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -31,8 +47,9 @@ Packing pack(std::vector<Interval>& tiles, std::int64_t reserved) {
     Interval& t = tiles[i];
     int chosen = -1;
     for (std::size_t b = 0; b < members.size() && chosen < 0; ++b) {
-      bool ok = std::none_of(members[b].begin(), members[b].end(),
-                             [&](std::size_t m) { return conflicts(tiles[m], t); });
+      bool ok = std::none_of(members[b].begin(), members[b].end(), [&](std::size_t m) {
+        return conflicts(tiles[m], t) || apart(tiles[m], t);
+      });
       if (ok) chosen = static_cast<int>(b);
     }
     if (chosen < 0) {
@@ -45,6 +62,52 @@ Packing pack(std::vector<Interval>& tiles, std::int64_t reserved) {
   }
   p.hwm = alignUp(reserved);
   for (std::int64_t b : p.buffers) p.hwm += b;
+  return p;
+}
+
+struct StageGroup {
+  std::int64_t slot = 0;          // its largest tile
+  std::map<int, int> ordinal;     // stage -> dense ordinal
+  int depth = 1;                  // how many residues its stages are kept apart in
+};
+
+}  // namespace
+
+Packing pack(std::vector<Interval>& tiles, std::int64_t reserved, SpaceLimits limits) {
+  std::map<int, StageGroup> groups;
+  for (const Interval& t : tiles)
+    if (t.pipe_group >= 0) {
+      StageGroup& g = groups[t.pipe_group];
+      g.slot = std::max(g.slot, t.bytes);
+      g.ordinal.emplace(t.pipe_stage, 0);
+    }
+  for (auto& [id, g] : groups) {
+    int n = 0;
+    for (auto& [stage, ord] : g.ordinal) ord = n++;
+    g.depth = limits.capacity > 0 && g.slot > 0
+                  ? static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(n, limits.capacity / g.slot)))
+                  : 1;
+  }
+  bool legacy = limits.capacity <= 0;
+  auto apart = [&](const Interval& a, const Interval& b) {
+    if (a.pipe_group < 0 || a.pipe_group != b.pipe_group || a.pipe_stage == b.pipe_stage) return false;
+    if (legacy) return !limits.l0 && (a.is_load || b.is_load);
+    const StageGroup& g = groups.at(a.pipe_group);
+    return g.ordinal.at(a.pipe_stage) % g.depth != g.ordinal.at(b.pipe_stage) % g.depth;
+  };
+  Packing p = packOnce(tiles, reserved, apart);
+  while (!legacy && p.hwm > limits.capacity) {
+    // Shed a level from the group that frees the most (its aligned largest tile), lowest id on ties.
+    StageGroup* shed = nullptr;
+    for (auto& [id, g] : groups)
+      if (g.depth > 1 && (!shed || alignUp(g.slot) > alignUp(shed->slot))) shed = &g;
+    if (!shed) {
+      legacy = true;  // no depth fits: MemoryReuse re-packs with the legacy guard
+    } else {
+      --shed->depth;
+    }
+    p = packOnce(tiles, reserved, apart);
+  }
   return p;
 }
 

@@ -5,6 +5,11 @@
 // the statement defining another may share with it), each buffer is sized by its largest member and
 // 32-byte aligned, and the buffers are laid out one after another above the space's reserved region
 // (the cross-core pipe ring). The high-water mark is reserved + the sum of the buffer sizes.
+// Tiles of one pl.pipeline loop's clones (LowerPipelineLoops' (group, stage) membership) are kept apart
+// stage from stage only as deep as the space affords (MemoryReuse's capacity gate, pypto #1475): each
+// group starts at min(stages, capacity / largest tile) buffers' worth of separation, and while the
+// packing overflows the space the group with the largest tile sheds a level (ties: the lowest group
+// id, the loop lowered first); at depth 1 its stages share buffers by lifetime alone.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +33,9 @@ struct Interval {
   // element). 0: unknown, then `bytes` stands in.
   std::int64_t loaded_bytes = 0;
   std::int64_t stored_bytes = 0;
+  int pipe_group = -1;     // the pl.pipeline loop whose clone defines it (-1: none), and the clone
+  int pipe_stage = 0;      // index; lower group ids are the loops the compiler lowers first
+  bool is_load = false;    // filled by a load (explicit or implicit): the legacy stage guard keeps these apart
   int buffer = -1;         // filled by pack(): the buffer the tile lands in
   int id = -1;             // identifies the tile for no_share (unique within a kernel; -1: none)
   std::vector<int> no_share;  // ids of tiles it may not share a buffer with although their lifetimes
@@ -47,7 +55,14 @@ bool overlaps(const Interval& a, const Interval& b);
 // other's op may not alias.
 bool conflicts(const Interval& a, const Interval& b);
 
+// The space a packing fills: its capacity gates how far pipeline stages stay apart (0: unknown, the
+// legacy guard applies), and the L0 spaces (Left/Right/Acc) are exempt from the legacy guard.
+struct SpaceLimits {
+  std::int64_t capacity = 0;
+  bool l0 = false;
+};
+
 // Packs `tiles` (assigns Interval::buffer) above `reserved` bytes.
-Packing pack(std::vector<Interval>& tiles, std::int64_t reserved = 0);
+Packing pack(std::vector<Interval>& tiles, std::int64_t reserved = 0, SpaceLimits limits = {});
 
 }  // namespace portcheck::sram

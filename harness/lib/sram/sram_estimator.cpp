@@ -281,6 +281,18 @@ class RegionEstimator {
     tiles_.push_back(std::move(t));
   }
 
+  // An L0C (Acc) allocation pads its rows (the penultimate dimension) to the backend's L0C M alignment:
+  // 32 rows for an INT32 accumulator on a2a3 (Ascend910BHandler::GetL0cMAlignment), else the 16-row
+  // cube fractal (InitMemRef's L0cPhysicalBytes).
+  std::optional<std::int64_t> accumulatorBytes(const dsl::TypeInfo& type) const {
+    std::optional<std::int64_t> bytes = type.bytes();
+    const auto& dims = type.shape.dims;
+    if (!bytes || dims.size() < 2 || !dims[dims.size() - 2] || *dims[dims.size() - 2] <= 0) return bytes;
+    const std::int64_t rows = *dims[dims.size() - 2];
+    const std::int64_t align = type.dtype == dsl::DType::Int32 && platform_ == Platform::A2A3 ? 32 : 16;
+    return *bytes / rows * ((rows + align - 1) / align * align);
+  }
+
   std::string displayName(int v) const {
     const Value& val = V(v);
     if (!val.name.empty()) return val.name;
@@ -307,7 +319,7 @@ class RegionEstimator {
       if (gm_view && !data_use_.count(r)) continue;  // only written through: no tile
       MemSpace space = tileSpace(r);
       if (space == MemSpace::DDR) continue;
-      std::optional<std::int64_t> bytes = v.type.bytes();
+      std::optional<std::int64_t> bytes = space == MemSpace::Acc ? accumulatorBytes(v.type) : v.type.bytes();
       if (!bytes) {
         unknown_.push_back(displayName(r));
         continue;
@@ -331,10 +343,12 @@ class RegionEstimator {
       if (opName(dx) == "load" && !dx.args.empty())
         if (const Value* src = fn_.valueOf(dx.args[0])) {
           tiles_.back().iv.loads_from = src->name;
+          tiles_.back().iv.is_load = true;
           tiles_.back().iv.loaded_bytes = gmBytes(v.type, *src);
         }
       if (gm_view) {
         tiles_.back().iv.loads_from = viewSource(r);
+        tiles_.back().iv.is_load = true;
         tiles_.back().iv.loaded_bytes = *bytes;
       }
       tiles_.back().crossing = false;
@@ -352,14 +366,18 @@ class RegionEstimator {
         carried = (o.loop_carried && root(static_cast<int>(j)) == r) ||
                   (!v.name.empty() && o.name == v.name && o.def_stmt < ploop && inRegion(o.def_stmt));
       }
-      if (int depth = ploop >= 0 ? pipelineDepth(ploop) : 1; depth > 1 && !carried) {
+      // A cube accumulator is not tagged (LowerPipelineLoops): the one cube retires each MAD before
+      // the next, so the stages' accumulators coalesce by lifetime into one buffer.
+      const bool accumulator = space == MemSpace::Acc && opName(dx).rfind("matmul", 0) == 0;
+      if (int depth = ploop >= 0 ? pipelineDepth(ploop) : 1; depth > 1 && !carried && !accumulator) {
         const int first = static_cast<int>(tiles_.size()) - 1;
+        tagStage(tiles_[static_cast<std::size_t>(first)].iv, ploop, 0);
         for (int d = 1; d < depth; ++d) {
           Tile copy = tiles_[static_cast<std::size_t>(first)];
           copy.iv.name += " (pipeline stage " + std::to_string(d + 1) + ")";
           copy.iv.implicit = true;
           copy.iv.id = static_cast<int>(tiles_.size());
-          for (int o = first; o < copy.iv.id; ++o) copy.iv.no_share.push_back(o);
+          tagStage(copy.iv, ploop, d);
           tiles_.push_back(std::move(copy));
         }
       }
@@ -508,6 +526,15 @@ class RegionEstimator {
     return loop >= 0 ? pipelineDepth(loop) : 1;
   }
 
+  // Marks a tile as defined by clone `stage` of the pl.pipeline loop `loop_stmt`. Group ids follow the
+  // order LowerPipelineLoops lowers loops in (post-order: inner loops first, then in program order).
+  void tagStage(Interval& iv, int loop_stmt, int stage) const {
+    if (loop_stmt < 0) return;
+    const dsl::Stmt& s = fn_.stmts[static_cast<std::size_t>(loop_stmt)];
+    iv.pipe_group = s.subtree_end * 64 + (63 - std::min(63, s.depth));
+    iv.pipe_stage = stage;
+  }
+
   int pipelineDepth(int loop_stmt) const {
     const dsl::Loop& loop = fn_.loops[static_cast<std::size_t>(fn_.stmts[static_cast<std::size_t>(loop_stmt)].loop)];
     return loop.stage.isInt() && loop.stage.i > 1 && loop.stage.i <= 8 ? static_cast<int>(loop.stage.i) : 1;
@@ -564,14 +591,14 @@ class RegionEstimator {
       elements *= *d;
     }
     int p = call_point_[c];
+    const int ploop = pipelineLoop(call.stmt);
     const int stages = pipelineStagesAt(call.stmt);
-    const int first = static_cast<int>(tiles_.size());
     for (int st = 0; st < stages; ++st) {
       std::string name = "tmp_tile (" + std::string(op) + " scratch)";
       if (st > 0) name += " (pipeline stage " + std::to_string(st + 1) + ")";
       addTile(name, elements * elementBytes(in->type.dtype), MemSpace::Vec, p - 1, p, call.loc.line, true);
       Tile& t = tiles_.back();
-      for (int o = first; o < t.iv.id; ++o) t.iv.no_share.push_back(o);
+      if (stages > 1) tagStage(t.iv, ploop, st);
       // These ops are not_inplace_safe: their output never shares the scratch's buffer.
       if (call.value >= 0)
         if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
@@ -595,7 +622,14 @@ class RegionEstimator {
       std::optional<std::int64_t> b = v->type.bytes();
       if (!b) continue;
       std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
-      addTile(name, *b, mm ? MemSpace::Mat : MemSpace::Vec, p - 1, p, X(a).loc.line, true);
+      const int ploop = pipelineLoop(call.stmt);
+      const int stages = pipelineStagesAt(call.stmt);
+      for (int st = 0; st < stages; ++st) {
+        addTile(st > 0 ? name + " (pipeline stage " + std::to_string(st + 1) + ")" : name, *b,
+                mm ? MemSpace::Mat : MemSpace::Vec, p - 1, p, X(a).loc.line, true);
+        tiles_.back().iv.is_load = true;
+        if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
+      }
       implicit_mat_[a] = mm;
     }
   }
@@ -649,19 +683,18 @@ class RegionEstimator {
     std::string base = call.value >= 0 ? displayName(call.value) : "matmul";
     // LowerPipelineLoops unrolls a pl.pipeline(stage=N) body N deep, the operand extracts with it:
     // each stage holds its own L0 tiles.
+    const int ploop = pipelineLoop(call.stmt);
     const int stages = pipelineStagesAt(call.stmt);
-    const int first = static_cast<int>(tiles_.size());
     for (int st = 0; st < stages; ++st)
       for (int d = 0; d < depth; ++d) {
         std::string suffix = depth > 1 ? " #" + std::to_string(d + 1) : "";
         if (st > 0) suffix += " (pipeline stage " + std::to_string(st + 1) + ")";
         addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
                 MemSpace::Left, p - 1, p, call.loc.line, true);
+        if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
         addTile(base + " L0B [" + std::to_string(k) + ", " + std::to_string(N) + "]" + suffix, k * N * bb,
                 MemSpace::Right, p - 1, p, call.loc.line, true);
-        if (st > 0)
-          for (int t = static_cast<int>(tiles_.size()) - 2; t < static_cast<int>(tiles_.size()); ++t)
-            for (int o = first; o < t; ++o) tiles_[static_cast<std::size_t>(t)].iv.no_share.push_back(o);
+        if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
       }
   }
 
@@ -686,7 +719,8 @@ class RegionEstimator {
   SpaceEstimate packSpace(MemSpace space, std::vector<Interval> ivs, std::int64_t reserved) {
     SpaceEstimate s;
     s.space = std::string(dsl::memSpaceName(space));
-    Packing p = pack(ivs, reserved);
+    const bool l0 = space == MemSpace::Left || space == MemSpace::Right || space == MemSpace::Acc;
+    Packing p = pack(ivs, reserved, SpaceLimits{capacityBytes(platform_, dsl::memSpaceName(space)), l0});
     s.hwm = p.hwm;
     s.reserved = reserved;
     s.buffers = p.buffers;

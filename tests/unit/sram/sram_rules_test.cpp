@@ -268,28 +268,5 @@ TEST(SramRules, UnparsableOrEmptyInputGivesNoFindingAndNoCrash) {
   }
 }
 
-TEST(BufferPacker, LargestFirstAndTouchingLifetimesShare) {
-  auto iv = [](std::string name, std::int64_t bytes, int def, int last) {
-    sram::Interval i;
-    i.name = std::move(name);
-    i.bytes = bytes;
-    i.def = def;
-    i.last = last;
-    return i;
-  };
-  std::vector<sram::Interval> ivs = {iv("a", 100, 0, 10), iv("b", 300, 5, 20), iv("c", 200, 10, 30), iv("d", 50, 20, 40)};
-  sram::Packing p = sram::pack(ivs);
-  // b (300) first; c overlaps b -> new buffer; a overlaps b but not c? a [0,10] c [10,30] touch -> shares c;
-  // d [20,40] touches b -> shares b.
-  ASSERT_EQ(p.buffers.size(), 2u);
-  EXPECT_EQ(p.buffers[0], 320);  // 300 aligned to 32
-  EXPECT_EQ(p.buffers[1], 224);  // 200 aligned to 32
-  EXPECT_EQ(p.hwm, 544);
-  EXPECT_EQ(ivs[0].buffer, 1);
-  EXPECT_EQ(ivs[3].buffer, 0);
-  EXPECT_EQ(sram::pack(ivs, 1024).hwm, 1024 + 544);
-  EXPECT_EQ(sram::pack(ivs, 1000).hwm, 1024 + 544);  // the reserved region is aligned too
-}
-
 }  // namespace
 }  // namespace portcheck
