@@ -280,6 +280,9 @@ std::optional<TypeInfo> inferPlCall(const OpArgs& a) {
     TypeInfo r;
     r.kind = forced != ValueKind::Unknown ? forced : (t.kind == ValueKind::Unknown ? ValueKind::Tile : t.kind);
     if (const TypeInfo* src = argType(a, first())) r.dtype = src->dtype;
+    // The index form, pl.gather(x, dim, index): the result is shaped like the index.
+    if (name == "gather")
+      if (const TypeInfo* idx = argType(a, arg(2, "index")); idx && idx->shape.rank_known) r.shape = idx->shape;
     int tm = arg(99, "target_memory");
     if (tm >= 0) r.space = a.space_of(tm);
     return finish(r);

@@ -401,6 +401,7 @@ class RegionEstimator {
       forbidInplace(c);
       implicitLoads(c, mm);
       implicitScratch(c);
+      gatherScratch(c);
       if (mm) autoTileL0(c);
       markCrossing(c, mm);
     }
@@ -604,6 +605,54 @@ class RegionEstimator {
         if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
           tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(t.iv.id);
     }
+  }
+
+  // A tensor-level pl.gather(x, dim=-1, index=idx) of rank 2 is lowered by the compiler
+  // (op_conversion_registry.cpp, RegisterGatherOps, case 1) into tiles the program never declares.
+  // a2a3: a loop over the rows, each gathering into a [1, K] row with a [1, K] INT32 scratch.
+  // a5: one full-tile gather from a contiguous copy of the [I0, S1] source, through a [I0, K] INT32
+  // flat-index tile (when I0 > 1) and a [I0, K] INT32 scratch.
+  void gatherScratch(int c) {
+    const Expr& call = X(c);
+    if (opName(call) != "gather" || call.value < 0 || call.args.empty()) return;
+    int index = call.args.size() >= 3 ? call.args[2] : -1;
+    std::int64_t dim = -1;
+    for (const auto& [k, v] : call.kwargs) {
+      if (k == "index") index = v;
+      if (k == "dim" && X(v).number.isInt()) dim = X(v).number.i;
+      if (k == "dim" && X(v).kind == ExprKind::UnaryOp && !X(v).args.empty() && X(X(v).args[0]).number.isInt())
+        dim = -X(X(v).args[0]).number.i;
+    }
+    if (call.args.size() >= 2 && X(call.args[1]).number.isInt()) dim = X(call.args[1]).number.i;
+    const Value* in = fn_.valueOf(call.args[0]);
+    const Value* idx = index >= 0 ? fn_.valueOf(index) : nullptr;
+    if (!in || !idx || in->type.shape.dims.size() != 2 || idx->type.shape.dims.size() != 2) return;
+    if (dim != -1 && dim != 1) return;
+    const auto& id = idx->type.shape.dims;
+    const auto& xd = in->type.shape.dims;
+    if (!id[0] || !id[1] || !xd[1]) return;
+    const std::int64_t rows = *id[0], k = *id[1], src_cols = *xd[1];
+    const std::int64_t eb = elementBytes(in->type.dtype);
+    const int p = call_point_[c];
+    // Each scratch is live with the gather's output, its index and (while it is read) its source.
+    auto scratch = [&](const std::string& what, std::int64_t bytes, bool with_source) {
+      addTile("gather " + what + " (compiler scratch)", bytes, MemSpace::Vec, p - 1, p, call.loc.line, true);
+      for (int e : {c, index, with_source ? call.args[0] : -1})
+        if (e >= 0 && X(e).value >= 0)
+          if (auto t = value_tile_.find(root(X(e).value)); t != value_tile_.end())
+            tiles_.back().iv.no_share.push_back(t->second);
+    };
+    if (platform_ == Platform::A2A3) {  // the row loop reads the source throughout
+      scratch("row", k * eb, true);
+      scratch("row index scratch", k * 4, true);
+      return;
+    }
+    // A GM tensor named as the source is loaded contiguous; a view or a tile is copied into one, and
+    // the copy is what the gather reads.
+    const bool copied = X(call.args[0]).kind != ExprKind::Name || in->on_chip;
+    if (copied) scratch("contiguous source", rows * src_cols * eb, true);
+    if (rows > 1) scratch("flat index", rows * k * 4, !copied);
+    scratch("index scratch", rows * k * 4, !copied);
   }
 
   // Tensor-level compute in incore code loads its GM tensor operands into on-chip tiles first.

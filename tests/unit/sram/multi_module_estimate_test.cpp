@@ -47,15 +47,17 @@ dsl::ProgramModel singleFileModel(const fs::path& dir) {
 // "kernel/space" -> bytes: the estimator's high-water marks, and the compiler's from the dump.
 using Figures = std::map<std::string, std::int64_t>;
 
-Figures estimatedFigures(const dsl::ProgramModel& pm) {
+Figures estimatedFigures(const dsl::ProgramModel& pm, Platform platform = Platform::A2A3) {
   Figures estimate;
-  for (const sram::KernelEstimate& k : sram::estimateProgram(pm, Platform::A2A3))
+  for (const sram::KernelEstimate& k : sram::estimateProgram(pm, platform))
     for (const sram::SpaceEstimate& s : k.spaces) estimate[k.kernel + "/" + s.space] = s.hwm;
   return estimate;
 }
 
-Figures compilerFigures(const fs::path& dir) {
-  PassDump dump = parsePassDump(test::readFile(dir / "compiled/35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
+// `compiled/` holds the a2a3 dump, `compiled/a5/` the a5 one where a fixture has both.
+Figures compilerFigures(const fs::path& dir, Platform platform = Platform::A2A3) {
+  fs::path compiled = dir / (platform == Platform::A5 ? "compiled/a5" : "compiled");
+  PassDump dump = parsePassDump(test::readFile(compiled / "35_after_AllocateMemoryAddr.py"), "AllocateMemoryAddr");
   Figures actual;
   for (const DumpFunction& fn : dump.functions)
     if (fn.isCompute())
@@ -191,6 +193,19 @@ TEST(MultiModuleEstimate, PipelineStagesStayApartOnlyAsFarAsTheSpaceAffords) {
   EXPECT_EQ(actual["two_proj/Left"], 32768);
   EXPECT_EQ(actual["int8_proj/Acc"], 32768);
   for (const auto& [key, hwm] : actual) EXPECT_EQ(estimate[key], hwm) << key;
+}
+
+// A tensor-level pl.gather is lowered into tiles the program never declares, differently per platform:
+// a per-row loop with a row and an index scratch on a2a3, a full-tile gather from a contiguous copy
+// through a flat index on a5. Compared with the real compiler's dumps on both.
+TEST(MultiModuleEstimate, ATensorLevelGatherCountsTheTilesItsLoweringCreates) {
+  fs::path dir = corpusFixture("gather_rows");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures estimate = estimatedFigures(singleFileModel(dir), platform);
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual["dup_gather/Vec"], platform == Platform::A5 ? 4608 : 3072);
+    EXPECT_EQ(estimate, actual) << toString(platform);
+  }
 }
 
 }  // namespace
