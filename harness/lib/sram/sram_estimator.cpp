@@ -78,6 +78,7 @@ struct Tile {
   Interval iv;
   MemSpace space = MemSpace::Vec;
   bool crossing = false;   // a cube result read by vector code (lives in the pipe ring on the AIV side)
+  bool to_cube = false;    // a vector result read by a matmul (lives in the pipe ring on the AIC side)
 };
 
 // The on-chip footprint of an inline function spliced into a kernel: per space, the high-water mark of
@@ -366,10 +367,12 @@ class RegionEstimator {
         carried = (o.loop_carried && root(static_cast<int>(j)) == r) ||
                   (!v.name.empty() && o.name == v.name && o.def_stmt < ploop && inRegion(o.def_stmt));
       }
-      // A cube accumulator is not tagged (LowerPipelineLoops): the one cube retires each MAD before
-      // the next, so the stages' accumulators coalesce by lifetime into one buffer.
-      const bool accumulator = space == MemSpace::Acc && opName(dx).rfind("matmul", 0) == 0;
-      if (int depth = ploop >= 0 ? pipelineDepth(ploop) : 1; depth > 1 && !carried && !accumulator) {
+      // A cube accumulator is not tagged by LowerPipelineLoops (the one cube retires each MAD before
+      // the next, so the stages' accumulators coalesce by lifetime into one buffer); the clones
+      // SkewCrossCorePipeline makes of a loop crossing cores both ways are tagged whole.
+      const bool accumulator = space == MemSpace::Acc && opName(dx).rfind("matmul", 0) == 0 &&
+                               !(ploop >= 0 && crossesBothWays(ploop));
+      if (int depth = ploop >= 0 ? stageDepth(ploop, space) : 1; depth > 1 && !carried && !accumulator) {
         const int first = static_cast<int>(tiles_.size()) - 1;
         tagStage(tiles_[static_cast<std::size_t>(first)].iv, ploop, 0);
         for (int d = 1; d < depth; ++d) {
@@ -522,9 +525,68 @@ class RegionEstimator {
     return -1;
   }
   // How many copies pl.pipeline(stage=N) makes of what `stmt` defines (1 outside a pipeline loop).
-  int pipelineStagesAt(int stmt) const {
+  int pipelineStagesAt(int stmt, MemSpace space) {
     const int loop = pipelineLoop(stmt);
-    return loop >= 0 ? pipelineDepth(loop) : 1;
+    return loop >= 0 ? stageDepth(loop, space) : 1;
+  }
+
+  // How many copies of its body the compiler makes of a pl.pipeline loop on the core owning `space`.
+  // A loop whose body crosses cores both ways (a cube result read by vector code and a vector result
+  // read by a matmul: a tpush and a tpop on each core) is handled by SkewCrossCorePipeline before
+  // LowerPipelineLoops: on the AIV, which pops first, it is demoted to a plain loop (one copy); on the
+  // AIC the producer is skewed D = max(2, stage - 1) iterations ahead (D produce and D consume clones)
+  // when there is one message each way and the static trip count allows it (trip % D == 0,
+  // trip >= 2D, else the largest D that does), else demoted too.
+  int stageDepth(int loop_stmt, MemSpace space) {
+    const int stages = pipelineDepth(loop_stmt);
+    if (stages <= 1) return stages;
+    if (!crossesBothWays(loop_stmt)) return stages;
+    const CrossCoreLoop& cc = crossCoreLoop(loop_stmt);
+    if (space == MemSpace::Vec) return 1;
+    const dsl::Loop& loop = fn_.loops[static_cast<std::size_t>(fn_.stmts[static_cast<std::size_t>(loop_stmt)].loop)];
+    if (cc.to_vector.size() != 1 || cc.to_cube.size() != 1 || !loop.trip_count) return 1;
+    const std::int64_t trip = *loop.trip_count;
+    int depth = std::max(2, stages - 1);
+    while (depth > 1 && !(trip % depth == 0 && trip >= 2 * depth)) --depth;
+    return depth;
+  }
+
+  bool crossesBothWays(int loop_stmt) {
+    const CrossCoreLoop& cc = crossCoreLoop(loop_stmt);
+    return !cc.to_vector.empty() && !cc.to_cube.empty();
+  }
+
+  // The values a pl.pipeline loop's body hands across cores, each way.
+  struct CrossCoreLoop {
+    std::set<int> to_vector;  // cube results read by vector code
+    std::set<int> to_cube;    // vector results read by a matmul
+  };
+  std::unordered_map<int, CrossCoreLoop> cross_core_loops_;
+
+  const CrossCoreLoop& crossCoreLoop(int loop_stmt) {
+    auto [it, fresh] = cross_core_loops_.try_emplace(loop_stmt);
+    if (!fresh) return it->second;
+    const int end = fn_.stmts[static_cast<std::size_t>(loop_stmt)].subtree_end;
+    auto inLoop = [&](int stmt) { return stmt > loop_stmt && stmt < end; };
+    for (int c : fn_.calls) {
+      const Expr& call = X(c);
+      if (!inLoop(call.stmt) || call.pl_name.empty()) continue;
+      std::string_view op = opName(call);
+      const bool mm = isMatmulOp(op);
+      if (!mm && (op == "store" || op == "move" || op == "assemble")) continue;
+      for (int a : call.args) {
+        if (X(a).value < 0) continue;
+        const int r = root(X(a).value);
+        const Value& v = V(r);
+        if (v.def_expr < 0 || !inLoop(v.def_stmt) || X(v.def_expr).kind != ExprKind::Call) continue;
+        std::string_view def_op = opName(X(v.def_expr));
+        const bool from_cube = isMatmulOp(def_op);
+        if (!mm && from_cube) it->second.to_vector.insert(r);
+        if (mm && !from_cube && v.on_chip && tileSpace(r) == MemSpace::Vec && def_op != "load" && !isViewOp(def_op))
+          it->second.to_cube.insert(r);
+      }
+    }
+    return it->second;
   }
 
   // Marks a tile as defined by clone `stage` of the pl.pipeline loop `loop_stmt`. Group ids follow the
@@ -593,7 +655,7 @@ class RegionEstimator {
     }
     int p = call_point_[c];
     const int ploop = pipelineLoop(call.stmt);
-    const int stages = pipelineStagesAt(call.stmt);
+    const int stages = pipelineStagesAt(call.stmt, MemSpace::Vec);
     for (int st = 0; st < stages; ++st) {
       std::string name = "tmp_tile (" + std::string(op) + " scratch)";
       if (st > 0) name += " (pipeline stage " + std::to_string(st + 1) + ")";
@@ -672,7 +734,7 @@ class RegionEstimator {
       if (!b) continue;
       std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
       const int ploop = pipelineLoop(call.stmt);
-      const int stages = pipelineStagesAt(call.stmt);
+      const int stages = pipelineStagesAt(call.stmt, mm ? MemSpace::Mat : MemSpace::Vec);
       for (int st = 0; st < stages; ++st) {
         addTile(st > 0 ? name + " (pipeline stage " + std::to_string(st + 1) + ")" : name, *b,
                 mm ? MemSpace::Mat : MemSpace::Vec, p - 1, p, X(a).loc.line, true);
@@ -733,7 +795,7 @@ class RegionEstimator {
     // LowerPipelineLoops unrolls a pl.pipeline(stage=N) body N deep, the operand extracts with it:
     // each stage holds its own L0 tiles.
     const int ploop = pipelineLoop(call.stmt);
-    const int stages = pipelineStagesAt(call.stmt);
+    const int stages = pipelineStagesAt(call.stmt, MemSpace::Left);
     for (int st = 0; st < stages; ++st)
       for (int d = 0; d < depth; ++d) {
         std::string suffix = depth > 1 ? " #" + std::to_string(d + 1) : "";
@@ -749,8 +811,21 @@ class RegionEstimator {
 
   // A cube result read by a vector op crosses to the AIV core through the pipe ring.
   void markCrossing(int c, bool mm) {
-    if (mm) return;
     const Expr& call = X(c);
+    if (mm) {  // a vector-computed tile a matmul reads is pushed to the cube
+      for (int a : call.args) {
+        if (X(a).value < 0) continue;
+        const int r = root(X(a).value);
+        const Value& v = V(r);
+        if (v.def_expr < 0 || X(v.def_expr).kind != ExprKind::Call) continue;
+        std::string_view def_op = opName(X(v.def_expr));
+        if (isMatmulOp(def_op) || def_op == "load" || isViewOp(def_op)) continue;
+        auto it = value_tile_.find(r);
+        if (it != value_tile_.end() && tiles_[static_cast<std::size_t>(it->second)].space == MemSpace::Vec)
+          tiles_[static_cast<std::size_t>(it->second)].to_cube = true;
+      }
+      return;
+    }
     for (int a : call.args) {
       const Value* v = fn_.valueOf(a);
       if (!v || X(a).value < 0) continue;
@@ -800,10 +875,19 @@ class RegionEstimator {
     const dsl::Scope* sc = scope();
     bool split = sc && !sc->split_mode.empty();
     std::int64_t slots = sc && sc->cross_core_slots.isInt() ? sc->cross_core_slots.i : 2;
+    // One pipe serves both directions: its slot fits the largest tile crossing either way. Each core
+    // reserves the ring it receives into: the AIV in Vec for cube results, the AIC in Mat for vector
+    // results (aic_initialize_pipe dir_mask, reserve_buffer).
     std::int64_t slot = 0;
+    bool to_vector = false, to_cube = false;
     for (const Tile& t : tiles_)
-      if (t.crossing) slot = std::max(slot, alignUp(t.iv.bytes));
-    std::int64_t ring = slot * slots;
+      if (t.crossing || t.to_cube) {
+        slot = std::max(slot, alignUp(t.iv.bytes));
+        to_vector |= t.crossing;
+        to_cube |= t.to_cube;
+      }
+    std::int64_t ring = to_vector ? slot * slots : 0;
+    std::int64_t cube_ring = to_cube ? slot * slots : 0;
 
     int line = region_.stmt >= 0 ? fn_.stmts[static_cast<std::size_t>(region_.stmt)].loc.line : fn_.loc.line;
     auto make = [&](std::string name, std::string core) {
@@ -839,9 +923,11 @@ class RegionEstimator {
         if (ms == MemSpace::Vec && split) iv.bytes = (iv.bytes + 1) / 2;  // each AIV holds half
         ivs.push_back(iv);
       }
-      if (ivs.empty() && !(ms == MemSpace::Vec && ring > 0)) continue;
-      if (isCubeSpace(ms)) aic.spaces.push_back(packSpace(ms, std::move(ivs), 0));
-      else {
+      if (ivs.empty() && !(ms == MemSpace::Vec && ring > 0) && !(ms == MemSpace::Mat && cube_ring > 0)) continue;
+      if (isCubeSpace(ms)) {
+        aic.spaces.push_back(packSpace(ms, std::move(ivs), ms == MemSpace::Mat ? cube_ring : 0));
+        if (ms == MemSpace::Mat && cube_ring > 0) aic.spaces.back().ring_slot = slot;
+      } else {
         aiv.spaces.push_back(packSpace(ms, std::move(ivs), ms == MemSpace::Vec ? ring : 0));
         if (ms == MemSpace::Vec && ring > 0) aiv.spaces.back().ring_slot = slot;
       }

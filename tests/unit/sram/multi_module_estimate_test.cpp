@@ -208,5 +208,20 @@ TEST(MultiModuleEstimate, ATensorLevelGatherCountsTheTilesItsLoweringCreates) {
   }
 }
 
+// A pl.pipeline loop whose body crosses cores both ways is skewed on the cube (two clones of each tile,
+// accumulators included) and a plain loop on the vector cores; the AIC reserves the ring it receives
+// the vector results into in Mat. Compared with the real compiler's dumps on both platforms.
+TEST(MultiModuleEstimate, APipelineCrossingCoresBothWaysIsSkewedOnTheCubeOnly) {
+  fs::path dir = corpusFixture("crosscore_pipeline");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures estimate = estimatedFigures(singleFileModel(dir), platform);
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual["qk_pv_aiv/Vec"], 41088);
+    EXPECT_EQ(actual["qk_pv_aic/Mat"], 49152);
+    EXPECT_EQ(actual["qk_pv_aic/Acc"], 32768);
+    EXPECT_EQ(estimate, actual) << toString(platform);
+  }
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
