@@ -422,6 +422,37 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
     ConstValue a = evalNode(unit, file, childByField(n, "left"), depth + 1);
     ConstValue b = evalNode(unit, file, childByField(n, "right"), depth + 1);
     out.number = applyBinary(text(s, childByField(n, "operator")), a.number, b.number);
+  } else if (t == "true" || t == "false") {
+    out.number = Number::ofInt(t == "true" ? 1 : 0);  // a bool is the int 1 / 0 in arithmetic
+  } else if (t == "comparison_operator") {
+    // a < b <= c ...: operands are the named children, the operators the tokens between them.
+    std::vector<Number> operands;
+    std::vector<std::string_view> ops;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = 0; i < count; ++i) {
+      TSNode c = ts_node_child(n, i);
+      if (ts_node_is_named(c)) {
+        if (isComment(c)) continue;
+        operands.push_back(evalNode(unit, file, c, depth + 1).number);
+        if (!operands.back().known()) return out;
+      } else {
+        ops.push_back(text(s, c));
+      }
+    }
+    if (operands.size() < 2 || ops.size() != operands.size() - 1) return out;
+    bool holds = true;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      double a = operands[i].asDouble(), b = operands[i + 1].asDouble();
+      std::string_view op = ops[i];
+      if (op == "==") holds = holds && a == b;
+      else if (op == "!=") holds = holds && a != b;
+      else if (op == "<") holds = holds && a < b;
+      else if (op == "<=") holds = holds && a <= b;
+      else if (op == ">") holds = holds && a > b;
+      else if (op == ">=") holds = holds && a >= b;
+      else return out;  // is, in, not in: not on numbers
+    }
+    out.number = Number::ofInt(holds ? 1 : 0);
   } else if (t == "tuple" || t == "list" || t == "expression_list") {
     out.is_tuple = true;
     for (TSNode c : namedChildren(n)) {

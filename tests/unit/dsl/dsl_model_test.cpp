@@ -58,6 +58,31 @@ DIV0 = 1 // 0
   EXPECT_EQ(m.constant("DIV0"), nullptr);
 }
 
+// Comparisons and bools are ints in arithmetic, the way model configs size tiles with them
+// (pypto-lib deepseek_v4: `OVERLAP = COMPRESS_RATIO == 4`, `COFF = 1 + int(OVERLAP)`).
+TEST(DslModelConstants, ComparisonsAndBoolsAreIntsInArithmetic) {
+  dsl::FileModel m = fileModelOf(R"(
+RATIO = 4
+OVERLAP = RATIO == 4
+COFF = 1 + int(OVERLAP)
+OUT_DIM = COFF * 128
+CHAINED = 1 < RATIO <= 4
+BROKEN_CHAIN = 1 < RATIO < 3
+NOT_EQUAL = RATIO != 4
+FLAG = True
+FLAGGED = 2 * FLAG + False
+UNKNOWN_CMP = RATIO == some_function(3)
+)");
+  EXPECT_EQ(constant(m, "OVERLAP").value.asInt(), 1);
+  EXPECT_EQ(constant(m, "COFF").value.asInt(), 2);
+  EXPECT_EQ(constant(m, "OUT_DIM").value.asInt(), 256);
+  EXPECT_EQ(constant(m, "CHAINED").value.asInt(), 1);
+  EXPECT_EQ(constant(m, "BROKEN_CHAIN").value.asInt(), 0);
+  EXPECT_EQ(constant(m, "NOT_EQUAL").value.asInt(), 0);
+  EXPECT_EQ(constant(m, "FLAGGED").value.asInt(), 2);
+  EXPECT_EQ(m.constant("UNKNOWN_CMP"), nullptr);
+}
+
 TEST(DslModelConstants, ShapesInAnnotationsAndLoadsResolveThroughConstants) {
   dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
 ROW_TILE = 16
