@@ -381,6 +381,7 @@ class RegionEstimator {
           copy.iv.implicit = true;
           copy.iv.id = static_cast<int>(tiles_.size());
           tagStage(copy.iv, ploop, d);
+          stage_copies_[first].push_back(copy.iv.id);
           tiles_.push_back(std::move(copy));
         }
       }
@@ -513,6 +514,21 @@ class RegionEstimator {
   }
 
   std::unordered_map<int, int> value_tile_;
+  std::unordered_map<int, std::vector<int>> stage_copies_;  // tile -> its copies for pipeline stages 2..N
+
+  // The tile standing for `tile` in pipeline stage `stage` (0-based): its copy there, or itself.
+  int inStage(int tile, int stage) const {
+    auto it = stage_copies_.find(tile);
+    if (stage == 0 || it == stage_copies_.end() || stage > static_cast<int>(it->second.size())) return tile;
+    return it->second[static_cast<std::size_t>(stage - 1)];
+  }
+
+  // Keeps `a` out of `b`'s buffer, and likewise their copies in every pipeline stage.
+  void forbidSharing(int a, int b) {
+    auto it = stage_copies_.find(a);
+    const int stages = 1 + (it == stage_copies_.end() ? 0 : static_cast<int>(it->second.size()));
+    for (int st = 0; st < stages; ++st) tiles_[static_cast<std::size_t>(inStage(a, st))].iv.no_share.push_back(inStage(b, st));
+  }
 
   // The innermost pl.pipeline loop statement of the kernel around `stmt` (-1 when none), and its stage.
   int pipelineLoop(int stmt) const {
@@ -598,9 +614,14 @@ class RegionEstimator {
     iv.pipe_stage = stage;
   }
 
+  // LowerPipelineLoops makes trip / stage main-loop iterations of `stage` clones and a tail of
+  // trip % stage clones (LowerStatic), each its own group: never more clones at once than the loop
+  // has iterations when the trip count is known.
   int pipelineDepth(int loop_stmt) const {
     const dsl::Loop& loop = fn_.loops[static_cast<std::size_t>(fn_.stmts[static_cast<std::size_t>(loop_stmt)].loop)];
-    return loop.stage.isInt() && loop.stage.i > 1 && loop.stage.i <= 8 ? static_cast<int>(loop.stage.i) : 1;
+    int stages = loop.stage.isInt() && loop.stage.i > 1 && loop.stage.i <= 8 ? static_cast<int>(loop.stage.i) : 1;
+    if (loop.trip_count) stages = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(stages, *loop.trip_count)));
+    return stages;
   }
 
   // MemoryReuse keeps the output of a not_inplace_safe op, and of a widening pl.cast (the write
@@ -619,7 +640,7 @@ class RegionEstimator {
       bool forbid = isNotInplaceSafe(op);
       if (op == "cast" && i == 0)
         forbid = dsl::dtypeBits(V(call.value).type.dtype) > dsl::dtypeBits(V(X(a).value).type.dtype);
-      if (forbid) tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(in->second);
+      if (forbid) forbidSharing(out->second, in->second);
     }
   }
 
@@ -665,7 +686,7 @@ class RegionEstimator {
       // These ops are not_inplace_safe: their output never shares the scratch's buffer.
       if (call.value >= 0)
         if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
-          tiles_[static_cast<std::size_t>(out->second)].iv.no_share.push_back(t.iv.id);
+          tiles_[static_cast<std::size_t>(inStage(out->second, st))].iv.no_share.push_back(t.iv.id);
     }
   }
 
