@@ -142,7 +142,15 @@ Diagnostic compilerWarningDiagnostic(const CompilerWarning& w, const PathMapper&
 }
 
 Diagnostic perfHintDiagnostic(const PerfHint& h, const PathMapper& paths) {
-  return make("PERF001", h.location, "[" + h.code + "] " + h.check + ": " + h.message, paths);
+  Diagnostic d = make("PERF001", h.location, "[" + h.code + "] " + h.check + ": " + h.message, paths);
+  // The rule's hint speaks of narrow rows (PH001); the other families say what to change themselves.
+  if (h.code.rfind("PH-MR-", 0) == 0)
+    d.hint = "the pipeline's stages share buffers because they do not all fit the space: shrink or drop "
+             "co-live tiles, or lower the pl.pipeline stage count to what fits";
+  else if (h.code.rfind("PH-AT-", 0) == 0)
+    d.hint = "AutoTileMatmulL0 left this matmul as written: follow the message (shapes the cube fractal "
+             "divides, operands in Mat)";
+  return d;
 }
 
 std::vector<Diagnostic> sramDiagnostics(const std::vector<SramRow>& rows, const SourceLocator& locator,

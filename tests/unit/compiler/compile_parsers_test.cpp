@@ -4,6 +4,7 @@
 
 #include "compile_fixture_support.h"
 #include "compiler/codegen_error_parser.h"
+#include "compiler/compile_diagnostics.h"
 #include "compiler/compile_record.h"
 #include "compiler/compile_text.h"
 #include "compiler/memory_error_parser.h"
@@ -421,6 +422,24 @@ TEST(Warnings, PassLogLinesAreMappedToTheUsersLineThroughTheVariable) {
   int comp012 = 0;
   for (const Diagnostic& d : a.diagnostics) comp012 += d.rule == "COMP012";
   EXPECT_EQ(comp012, 2);
+}
+
+// PERF001's hint fits the hint's family: rows for PH001, pipeline depth for MemoryReuse's PH-MR-001,
+// the matmul for AutoTileMatmulL0's PH-AT-*.
+TEST(PerfHints, TheHintFitsTheCompilersCode) {
+  CompileRecord r = fixtureRecord("26-dsa-rp-internal-program");
+  PathMapper paths(r);
+  auto hints = parsePerfHints(logLines(readFile(r.out_dir / "report/perf_hints.log")), paths);
+  ASSERT_EQ(hints.size(), 1u);
+  Diagnostic at = perfHintDiagnostic(hints[0], paths);
+  EXPECT_NE(at.hint.find("AutoTileMatmulL0"), std::string::npos) << at.hint;
+  PerfHint mr = hints[0];
+  mr.code = "PH-MR-001";
+  mr.check = "MemoryReuse";
+  EXPECT_NE(perfHintDiagnostic(mr, paths).hint.find("stage count"), std::string::npos);
+  PerfHint rows = hints[0];
+  rows.code = "PH001";
+  EXPECT_NE(perfHintDiagnostic(rows, paths).hint.find("512 B per row"), std::string::npos);
 }
 
 TEST(PerfHints, FileLinesAndSummaryInBothNumberForms) {
