@@ -264,6 +264,16 @@ class RegionEstimator {
         if (k != "output_tensor")
           if (int r = rootOf(a); r >= 0) data_use_.insert(r);
     }
+    // A view stored as it is, `dst[...] = view`, is read: the compiler loads it (tensor.slice ->
+    // tile.load) and stores the tile.
+    for (std::size_t i = 0; i < fn_.stmts.size(); ++i) {
+      const dsl::Stmt& st = fn_.stmts[i];
+      if (st.kind != dsl::StmtKind::Assign || st.value < 0 || !inRegion(static_cast<int>(i))) continue;
+      if (X(st.value).kind != ExprKind::Name || X(st.value).value < 0) continue;
+      const bool into_subscript = std::any_of(st.targets.begin(), st.targets.end(),
+                                              [&](int t) { return X(t).kind == ExprKind::Subscript; });
+      if (into_subscript) data_use_.insert(root(X(st.value).value));
+    }
   }
   std::unordered_set<int> mat_operand_, data_use_;
 

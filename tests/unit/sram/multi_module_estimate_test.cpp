@@ -230,5 +230,14 @@ TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
   EXPECT_EQ(estimate, actual);
 }
 
+// A view stored as it is (`dst[...] = row`) is loaded into a tile, though no call reads it.
+TEST(MultiModuleEstimate, AViewStoredAsItIsIsLoaded) {
+  fs::path dir = corpusFixture("stored_view");
+  Figures estimate = estimatedFigures(singleFileModel(dir));
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"copy_blocks/Vec", 4096}}));
+  EXPECT_EQ(estimate, actual);
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
