@@ -387,7 +387,7 @@ class RegionEstimator {
         tagStage(tiles_[static_cast<std::size_t>(first)].iv, ploop, 0);
         for (int d = 1; d < depth; ++d) {
           Tile copy = tiles_[static_cast<std::size_t>(first)];
-          copy.iv.name += " (pipeline stage " + std::to_string(d + 1) + ")";
+          copy.iv.name += stageSuffix(d);
           copy.iv.implicit = true;
           copy.iv.id = static_cast<int>(tiles_.size());
           tagStage(copy.iv, ploop, d);
@@ -550,10 +550,11 @@ class RegionEstimator {
     }
     return -1;
   }
-  // How many copies pl.pipeline(stage=N) makes of what `stmt` defines (1 outside a pipeline loop).
-  int pipelineStagesAt(int stmt, MemSpace space) {
-    const int loop = pipelineLoop(stmt);
-    return loop >= 0 ? stageDepth(loop, space) : 1;
+  // How many copies the pipeline loop `loop` (-1: none) makes of what it defines in `space`.
+  int stagesOf(int loop, MemSpace space) { return loop >= 0 ? stageDepth(loop, space) : 1; }
+
+  static std::string stageSuffix(int stage) {
+    return stage > 0 ? " (pipeline stage " + std::to_string(stage + 1) + ")" : std::string();
   }
 
   // How many copies of its body the compiler makes of a pl.pipeline loop on the core owning `space`.
@@ -575,6 +576,20 @@ class RegionEstimator {
     int depth = std::max(2, stages - 1);
     while (depth > 1 && !(trip % depth == 0 && trip >= 2 * depth)) --depth;
     return depth;
+  }
+
+  // A cube result: what vector code reading it pops from the AIC.
+  bool cubeResult(int r) const {
+    const Value& v = V(r);
+    return v.def_expr >= 0 && X(v.def_expr).kind == ExprKind::Call && isMatmulOp(opName(X(v.def_expr)));
+  }
+  // A tile the vector cores computed (not a load, a view or a matmul result): what a matmul reading it
+  // pops from the AIV.
+  bool vectorComputed(int r) const {
+    const Value& v = V(r);
+    if (v.def_expr < 0 || X(v.def_expr).kind != ExprKind::Call || !v.on_chip) return false;
+    std::string_view op = opName(X(v.def_expr));
+    return !isMatmulOp(op) && op != "load" && !isViewOp(op) && tileSpace(r) == MemSpace::Vec;
   }
 
   bool crossesBothWays(int loop_stmt) {
@@ -603,13 +618,9 @@ class RegionEstimator {
       for (int a : call.args) {
         if (X(a).value < 0) continue;
         const int r = root(X(a).value);
-        const Value& v = V(r);
-        if (v.def_expr < 0 || !inLoop(v.def_stmt) || X(v.def_expr).kind != ExprKind::Call) continue;
-        std::string_view def_op = opName(X(v.def_expr));
-        const bool from_cube = isMatmulOp(def_op);
-        if (!mm && from_cube) it->second.to_vector.insert(r);
-        if (mm && !from_cube && v.on_chip && tileSpace(r) == MemSpace::Vec && def_op != "load" && !isViewOp(def_op))
-          it->second.to_cube.insert(r);
+        if (!inLoop(V(r).def_stmt)) continue;
+        if (!mm && cubeResult(r)) it->second.to_vector.insert(r);
+        if (mm && vectorComputed(r)) it->second.to_cube.insert(r);
       }
     }
     return it->second;
@@ -686,11 +697,9 @@ class RegionEstimator {
     }
     int p = call_point_[c];
     const int ploop = pipelineLoop(call.stmt);
-    const int stages = pipelineStagesAt(call.stmt, MemSpace::Vec);
+    const int stages = stagesOf(ploop, MemSpace::Vec);
     for (int st = 0; st < stages; ++st) {
-      std::string name = "tmp_tile (" + std::string(op) + " scratch)";
-      if (st > 0) name += " (pipeline stage " + std::to_string(st + 1) + ")";
-      addTile(name, elements * elementBytes(in->type.dtype), MemSpace::Vec, p - 1, p, call.loc.line, true);
+      addTile("tmp_tile (" + std::string(op) + " scratch)" + stageSuffix(st), elements * elementBytes(in->type.dtype), MemSpace::Vec, p - 1, p, call.loc.line, true);
       Tile& t = tiles_.back();
       if (stages > 1) tagStage(t.iv, ploop, st);
       // These ops are not_inplace_safe: their output never shares the scratch's buffer.
@@ -712,9 +721,7 @@ class RegionEstimator {
     std::int64_t dim = -1;
     for (const auto& [k, v] : call.kwargs) {
       if (k == "index") index = v;
-      if (k == "dim" && X(v).number.isInt()) dim = X(v).number.i;
-      if (k == "dim" && X(v).kind == ExprKind::UnaryOp && !X(v).args.empty() && X(X(v).args[0]).number.isInt())
-        dim = -X(X(v).args[0]).number.i;
+      if (k == "dim" && X(v).number.isInt()) dim = X(v).number.i;  // -1 is folded
     }
     if (call.args.size() >= 2 && X(call.args[1]).number.isInt()) dim = X(call.args[1]).number.i;
     const Value* in = fn_.valueOf(call.args[0]);
@@ -765,9 +772,9 @@ class RegionEstimator {
       if (!b) continue;
       std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
       const int ploop = pipelineLoop(call.stmt);
-      const int stages = pipelineStagesAt(call.stmt, mm ? MemSpace::Mat : MemSpace::Vec);
+      const int stages = stagesOf(ploop, mm ? MemSpace::Mat : MemSpace::Vec);
       for (int st = 0; st < stages; ++st) {
-        addTile(st > 0 ? name + " (pipeline stage " + std::to_string(st + 1) + ")" : name, *b,
+        addTile(name + stageSuffix(st), *b,
                 mm ? MemSpace::Mat : MemSpace::Vec, p - 1, p, X(a).loc.line, true);
         tiles_.back().iv.is_load = true;
         if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
@@ -826,11 +833,10 @@ class RegionEstimator {
     // LowerPipelineLoops unrolls a pl.pipeline(stage=N) body N deep, the operand extracts with it:
     // each stage holds its own L0 tiles.
     const int ploop = pipelineLoop(call.stmt);
-    const int stages = pipelineStagesAt(call.stmt, MemSpace::Left);
+    const int stages = stagesOf(ploop, MemSpace::Left);
     for (int st = 0; st < stages; ++st)
       for (int d = 0; d < depth; ++d) {
-        std::string suffix = depth > 1 ? " #" + std::to_string(d + 1) : "";
-        if (st > 0) suffix += " (pipeline stage " + std::to_string(st + 1) + ")";
+        std::string suffix = (depth > 1 ? " #" + std::to_string(d + 1) : "") + stageSuffix(st);
         addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
                 MemSpace::Left, p - 1, p, call.loc.line, true);
         if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
@@ -847,13 +853,8 @@ class RegionEstimator {
       for (int a : call.args) {
         if (X(a).value < 0) continue;
         const int r = root(X(a).value);
-        const Value& v = V(r);
-        if (v.def_expr < 0 || X(v.def_expr).kind != ExprKind::Call) continue;
-        std::string_view def_op = opName(X(v.def_expr));
-        if (isMatmulOp(def_op) || def_op == "load" || isViewOp(def_op)) continue;
-        auto it = value_tile_.find(r);
-        if (it != value_tile_.end() && tiles_[static_cast<std::size_t>(it->second)].space == MemSpace::Vec)
-          tiles_[static_cast<std::size_t>(it->second)].to_cube = true;
+        if (!vectorComputed(r)) continue;
+        if (auto it = value_tile_.find(r); it != value_tile_.end()) tiles_[static_cast<std::size_t>(it->second)].to_cube = true;
       }
       return;
     }
