@@ -184,6 +184,7 @@ class BodyBuilder {
   void bind(const std::string& name, int value, int stmt) {
     auto it = env_.find(name);
     if (it != env_.end() && it->second != value) {
+      adoptAccumulatorSpace(it->second, value);
       const Value& old = fn_.values[static_cast<std::size_t>(it->second)];
       for (int loop : loops_) {  // outermost first
         bool defined_outside = old.def_stmt < loop;
@@ -198,6 +199,19 @@ class BodyBuilder {
       }
     }
     env_[name] = value;
+  }
+
+  // acc = pl.create_tensor(...) then, in a loop, acc = pl.matmul(...): the created tile defaults to Vec,
+  // but InferTileMemorySpace gives a loop-carry init the space the body writes (Acc here).
+  void adoptAccumulatorSpace(int old_value, int new_value) {
+    Value& old = fn_.values[static_cast<std::size_t>(old_value)];
+    const Value& nv = fn_.values[static_cast<std::size_t>(new_value)];
+    if (!old.on_chip || !nv.on_chip || old.def_expr < 0 || nv.type.space == old.type.space) return;
+    if (nv.type.space == MemSpace::Unknown || nv.type.space == MemSpace::DDR) return;
+    std::string_view op = fn_.exprs[static_cast<std::size_t>(old.def_expr)].pl_name;
+    if (op != "create_tensor" && op != "create" && op != "tensor.create") return;
+    bool in_later_loop = std::any_of(loops_.begin(), loops_.end(), [&](int l) { return old.def_stmt < l; });
+    if (in_later_loop) old.type.space = nv.type.space;
   }
 
   // ------------------------------------------------------------ parameters
@@ -640,12 +654,15 @@ class BodyBuilder {
     static const std::unordered_set<std::string_view> kGm = {
         "store", "assemble", "create_tensor", "create", "no_dep", "dump_tag", "reshape", "transpose",
         "reinterpret_view", "view", "mscatter", "scatter_update", "set_validshape", "write"};
-    if (kGm.count(op)) {
+    // A tensor created inside an incore scope is a tile there (ConvertTensorToTile: tensor.create ->
+    // tile.create in Vec), written in place by slice assignments and live to its last use.
+    const bool created = op == "create_tensor" || op == "create";
+    if (kGm.count(op) && !created) {
       // An op on an on-chip operand stays on chip (reshape of a tile-like tensor, ...).
       const Expr& c = fn_.exprs[static_cast<std::size_t>(call)];
       int first = c.args.empty() ? -1 : c.args[0];
       const Value* src = first >= 0 ? fn_.valueOf(first) : nullptr;
-      if (op == "store" || op == "assemble" || op == "create_tensor" || op == "create" || !src || !src->on_chip)
+      if (op == "store" || op == "assemble" || !src || !src->on_chip)
         return;
     }
     val.on_chip = true;

@@ -1142,6 +1142,15 @@ void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estim
     auto it = std::find_if(rows.begin(), rows.end(), [&](const SramRow& r) {
       return r.project == e.project && r.function == e.function && r.space == e.space;
     });
+    // A file compiling several programs names its rows <file>:<program>; the estimate row of that
+    // kernel (<file>, not yet joined to a program) takes the program's name.
+    if (it == rows.end() && e.project.find(':') != std::string::npos) {
+      std::string file = e.project.substr(0, e.project.find(':'));
+      it = std::find_if(rows.begin(), rows.end(), [&](const SramRow& r) {
+        return r.project == file && r.function == e.function && r.space == e.space && !r.actual;
+      });
+      if (it != rows.end()) it->project = e.project;
+    }
     if (it == rows.end()) {
       rows.push_back(e);
       continue;

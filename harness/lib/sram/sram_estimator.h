@@ -65,7 +65,8 @@ std::vector<SramRow> toSramRows(const std::vector<KernelEstimate>& kernels, cons
 // Merges `incoming` rows into `rows` by project + function + space: a matching row takes the
 // incoming estimate and/or actual figure (the compiler's core, tiles and capacity win when the
 // incoming row is an actual one); rows without a match are appended. Used in both directions:
-// estimates into compiler rows and compiler rows into estimates.
+// estimates into compiler rows and compiler rows into estimates. An incoming <file>:<program> row
+// (a file compiling several programs) joins the <file> row of its kernel that has no actual yet.
 void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estimates);
 
 }  // namespace portcheck::sram

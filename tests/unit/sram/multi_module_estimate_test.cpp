@@ -239,5 +239,21 @@ TEST(MultiModuleEstimate, AViewStoredAsItIsIsLoaded) {
   EXPECT_EQ(estimate, actual);
 }
 
+// pl.create_tensor inside an incore scope is a tile (Vec by default, written in place by slice
+// assignments); a created accumulator a loop overwrites with matmul results is in Acc, and its kernel
+// is not split into _aic / _aiv for it. Compared with the real compiler's dumps on both platforms.
+TEST(MultiModuleEstimate, TensorsCreatedInAScopeAreTilesInTheSpaceTheirLoopWrites) {
+  fs::path dir = corpusFixture("created_tiles");
+  dsl::ProgramModel pm = singleFileModel(dir);
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"pool/Vec", 2560},
+                             {"gemm_tile/Acc", 16384},
+                             {"gemm_tile/Mat", 16384},
+                             {"gemm_tile/Left", 8192},
+                             {"gemm_tile/Right", 8192}}));
+  EXPECT_EQ(estimatedFigures(pm), actual);
+  EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test

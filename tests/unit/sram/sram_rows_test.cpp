@@ -44,5 +44,24 @@ TEST(SramRows, EstimatesMergeIntoCompilerRowsWithoutOverwritingTheActualFigure) 
   EXPECT_EQ(rows[2].function, "j");
 }
 
+// A file compiling two programs (two @pl.jit entries) names its compiler rows <file>:<program>; each
+// joins the estimate of its kernel, which takes the program's name. A kernel of the same name in the
+// other program gets a row of its own.
+TEST(SramRows, RowsOfAFileWithSeveralProgramsJoinTheirKernelsEstimate) {
+  std::vector<SramRow> rows = {row("body", "Vec", 2560, std::nullopt, "AIV")};
+  SramRow first = row("body", "Vec", std::nullopt, 2560, "AIV");
+  first.project = "p:first";
+  SramRow second = row("body", "Vec", std::nullopt, 4096, "AIV");
+  second.project = "p:second";
+  sram::mergeSramRows(rows, {first, second});
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].project, "p:first");
+  EXPECT_EQ(rows[0].estimate, 2560);
+  EXPECT_EQ(rows[0].actual, 2560);
+  EXPECT_EQ(rows[1].project, "p:second");
+  EXPECT_FALSE(rows[1].estimate);
+  EXPECT_EQ(rows[1].actual, 4096);
+}
+
 }  // namespace
 }  // namespace portcheck
