@@ -32,9 +32,17 @@ DType torchDType(std::string_view name) {
   return DType::Unknown;
 }
 
+// What the block has bound so far: torch tensors, and the names a `for a, b in ((f, 128), ...)` loop
+// binds for one iteration (an integer, or an entry function).
+struct MainScope {
+  std::unordered_map<std::string, TypeInfo> tensors;
+  std::unordered_map<std::string, std::int64_t> ints;
+  std::unordered_map<std::string, std::string> functions;
+};
+
 // The type of a torch tensor expression, or a Unknown-kind type.
-TypeInfo torchTensor(Unit& unit, int file, TSNode n, const std::unordered_map<std::string, TypeInfo>& vars,
-                     int depth) {
+TypeInfo torchTensor(Unit& unit, int file, TSNode n, const MainScope& scope, int depth) {
+  const auto& vars = scope.tensors;
   TypeInfo t;
   if (isNull(n) || depth > 16) return t;
   std::string_view kind = nodeType(n);
@@ -63,7 +71,7 @@ TypeInfo torchTensor(Unit& unit, int file, TSNode n, const std::unordered_map<st
         method != "clone" && method != "int" && textIn(unit, file, object) != "torch")
       return t;
     if (textIn(unit, file, object) != "torch") {
-      TypeInfo base = torchTensor(unit, file, object, vars, depth + 1);
+      TypeInfo base = torchTensor(unit, file, object, scope, depth + 1);
       if (base.kind != ValueKind::Tensor) return t;
       if (method == "to" && !positional.empty()) {
         DType d = torchDType(textIn(unit, file, positional[0]));
@@ -104,6 +112,13 @@ TypeInfo torchTensor(Unit& unit, int file, TSNode n, const std::unordered_map<st
         if (!isComment(d)) dims.push_back(d);
   t.shape.rank_known = !dims.empty();
   for (TSNode d : dims) {
+    if (nodeType(d) == "identifier") {
+      auto it = scope.ints.find(std::string(textIn(unit, file, d)));
+      if (it != scope.ints.end()) {
+        t.shape.dims.push_back(Dim(it->second));
+        continue;
+      }
+    }
     ConstValue c = evalNode(unit, file, d, 0);
     t.shape.dims.push_back(c.number.isInt() ? Dim(c.number.i) : std::nullopt);
   }
@@ -124,57 +139,110 @@ TSNode mainBlock(const Unit& unit, int file) {
 
 }  // namespace
 
-void specialiseEntriesFromMain(Unit& unit, int file) {
-  TSNode block = mainBlock(unit, file);
-  if (isNull(block)) return;
-  FileModel& fm = unit.files[static_cast<std::size_t>(file)];
-  std::unordered_map<std::string, TypeInfo> vars;
-  int statements = 0;
-  // Statements of the block in order, also inside plain `with` / `for` / `if` bodies (bounded).
-  std::vector<TSNode> work = {block};
-  std::vector<TSNode> order;
-  while (!work.empty() && order.size() < 4096) {
-    TSNode n = work.back();
-    work.pop_back();
-    std::vector<TSNode> kids = namedChildren(n);
-    for (auto it = kids.rbegin(); it != kids.rend(); ++it) {
-      std::string_view k = nodeType(*it);
-      if (k == "expression_statement") order.push_back(*it);
-      else if (k == "block" || k == "with_statement" || k == "for_statement" || k == "if_statement" ||
-               k == "try_statement" || k == "else_clause")
-        work.push_back(*it);
+namespace {
+
+class MainWalker {
+ public:
+  MainWalker(Unit& unit, int file) : unit_(unit), file_(file), fm_(unit.files[static_cast<std::size_t>(file)]) {}
+
+  // Statements in source order, into plain `with` / `if` / `try` bodies; a `for` over a literal tuple
+  // of tuples runs its body once per element with the loop names bound, any other `for` once.
+  void block(TSNode n, MainScope& scope, int depth) {
+    if (depth > 8) return;
+    for (TSNode c : namedChildren(n)) {
+      if (++statements_ > 4096) return;
+      std::string_view k = nodeType(c);
+      if (k == "expression_statement") statement(c, scope);
+      else if (k == "for_statement") forLoop(c, scope, depth);
+      else if (k == "block" || k == "with_statement" || k == "if_statement" || k == "try_statement" ||
+               k == "else_clause" || k == "elif_clause" || k == "except_clause" || k == "finally_clause")
+        block(c, scope, depth + 1);
     }
   }
-  // `order` holds expression statements depth-first, in reverse within each level: restore source order.
-  std::sort(order.begin(), order.end(), [](TSNode a, TSNode b) { return ts_node_start_byte(a) < ts_node_start_byte(b); });
-  for (TSNode stmt : order) {
-    if (++statements > 4096) break;
+
+ private:
+  Unit& unit_;
+  int file_;
+  FileModel& fm_;
+  int statements_ = 0;
+
+  std::string_view text(TSNode n) const { return textIn(unit_, file_, n); }
+
+  void forLoop(TSNode n, MainScope& scope, int depth) {
+    TSNode body = childByField(n, "body");
+    TSNode left = childByField(n, "left");
+    TSNode right = childByField(n, "right");
+    std::string_view rk = nodeType(right);
+    if (rk != "tuple" && rk != "list") return block(body, scope, depth + 1);
+    std::vector<TSNode> names;
+    if (nodeType(left) == "identifier") names.push_back(left);
+    else
+      for (TSNode x : namedChildren(left)) names.push_back(x);
+    int iterations = 0;
+    for (TSNode element : namedChildren(right)) {
+      if (isComment(element) || ++iterations > 64) continue;
+      std::vector<TSNode> values;
+      if (names.size() == 1) values.push_back(element);
+      else if (nodeType(element) == "tuple" || nodeType(element) == "list" ||
+               nodeType(element) == "parenthesized_expression")
+        for (TSNode x : namedChildren(element))
+          if (!isComment(x)) values.push_back(x);
+      MainScope inner = scope;
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        std::string name(text(names[i]));
+        inner.ints.erase(name);
+        inner.functions.erase(name);
+        inner.tensors.erase(name);
+        if (i >= values.size() || nodeType(names[i]) != "identifier") continue;
+        if (nodeType(values[i]) == "identifier" && fm_.functionIndex(text(values[i])) >= 0) {
+          inner.functions[name] = std::string(text(values[i]));
+          continue;
+        }
+        ConstValue c = evalNode(unit_, file_, values[i], 0);
+        if (c.number.isInt()) inner.ints[name] = c.number.i;
+      }
+      block(body, inner, depth + 1);
+    }
+  }
+
+  void statement(TSNode stmt, MainScope& scope) {
     TSNode e = ts_node_named_child(stmt, 0);
-    if (isNull(e)) continue;
+    if (isNull(e)) return;
     if (nodeType(e) == "assignment") {
       TSNode left = childByField(e, "left");
-      if (nodeType(left) != "identifier") continue;
-      TypeInfo t = torchTensor(unit, file, childByField(e, "right"), vars, 0);
-      std::string name(textIn(unit, file, left));
-      if (t.kind == ValueKind::Tensor) vars[name] = t;
-      else vars.erase(name);
-      continue;
+      if (nodeType(left) != "identifier") return;
+      TypeInfo t = torchTensor(unit_, file_, childByField(e, "right"), scope, 0);
+      std::string name(text(left));
+      if (t.kind == ValueKind::Tensor) scope.tensors[name] = t;
+      else scope.tensors.erase(name);
+      return;
     }
-    if (nodeType(e) != "call") continue;
+    if (nodeType(e) != "call") return;
     TSNode callee = childByField(e, "function");
-    if (nodeType(callee) != "identifier") continue;
-    int fn = fm.functionIndex(textIn(unit, file, callee));
-    if (fn < 0 || fm.functions[static_cast<std::size_t>(fn)].kind != FunctionKind::JitEntry) continue;
-    auto& slots = unit.specialised[{file, fn}];
+    if (nodeType(callee) != "identifier") return;
+    std::string called(text(callee));
+    if (auto alias = scope.functions.find(called); alias != scope.functions.end()) called = alias->second;
+    int fn = fm_.functionIndex(called);
+    if (fn < 0 || fm_.functions[static_cast<std::size_t>(fn)].kind != FunctionKind::JitEntry) return;
+    auto& slots = unit_.specialised[{file_, fn}];
     std::size_t i = 0;
     for (TSNode a : namedChildren(childByField(e, "arguments"))) {
       if (isComment(a) || nodeType(a) == "keyword_argument") continue;
-      TypeInfo t = torchTensor(unit, file, a, vars, 0);
+      TypeInfo t = torchTensor(unit_, file_, a, scope, 0);
       if (slots.size() <= i) slots.resize(i + 1);
       if (t.kind == ValueKind::Tensor && t.dtype != DType::Unknown && !slots[i]) slots[i] = t;
       ++i;
     }
   }
+};
+
+}  // namespace
+
+void specialiseEntriesFromMain(Unit& unit, int file) {
+  TSNode block = mainBlock(unit, file);
+  if (isNull(block)) return;
+  MainScope scope;
+  MainWalker(unit, file).block(block, scope, 0);
 }
 
 }  // namespace portcheck::dsl::detail

@@ -255,5 +255,14 @@ TEST(MultiModuleEstimate, TensorsCreatedInAScopeAreTilesInTheSpaceTheirLoopWrite
   EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
 }
 
+// `for fn, cols in ((sqrt_wide, 256), (exp_narrow, 128)): fn(torch.randn(ROWS, cols), ...)` in the
+// file's __main__ specialises each entry with its own iteration's sizes.
+TEST(MultiModuleEstimate, EntriesCalledInAMainLoopOverATupleTakeThatIterationsShapes) {
+  fs::path dir = corpusFixture("tuple_loop_entries");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"sqrt_wide_sqrt_wide/Vec", 65536}, {"exp_narrow_exp_narrow/Vec", 32768}}));
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
