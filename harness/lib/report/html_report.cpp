@@ -1,12 +1,14 @@
 #include "report/html_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
 #include "output/sram_table.h"
+#include "report/task_graph_layout.h"
 
 namespace portcheck {
 
@@ -58,7 +60,12 @@ th,td{border:1px solid #d8dde6;padding:4px 8px;text-align:right}th{background:#e
 td.l,th.l{text-align:left}
 .over{color:#b3261e;font-weight:600}.near{color:#9a6700}
 .card{display:inline-block;vertical-align:top;margin:0 16px 16px 0;padding:10px 12px;background:#fff;border:1px solid #d8dde6;border-radius:6px}
-.card h3{font-size:14px;margin:0 0 6px;font-family:ui-monospace,Menlo,Consolas,monospace}
+.card h3{font-size:14px;margin:0 0 6px;font-family:ui-monospace,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+.graph-card{display:block;max-width:1128px;box-sizing:border-box}
+.graph-panel{overflow:auto;max-height:760px;max-width:100%}
+.table-panel{overflow:auto;max-height:520px;display:inline-block;max-width:100%}
+#sram-bars{max-height:900px;overflow:auto}
+td.l{overflow-wrap:anywhere}a{color:inherit}
 ul.advice{font-size:13px;padding-left:18px}ul.advice li{margin:6px 0}
 .sev-error{color:#b3261e}.sev-warning{color:#9a6700}.sev-info{color:#0b5cad}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
@@ -66,12 +73,12 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 )";
 
 // One kernel's bars: one row per space, the estimate as a filled bar, the actual as a dark marker.
-std::string kernelBars(const std::string& function, const std::vector<const SramRow*>& rows) {
-  const int label_w = 56, bar_w = 300, row_h = 26, text_w = 190;
+std::string kernelBars(const std::string& function, const std::string& id, const std::vector<const SramRow*>& rows) {
+  const int label_w = 56, bar_w = 240, row_h = 26, text_w = 190;
   int h = static_cast<int>(rows.size()) * row_h + 10;
   int w = label_w + bar_w + text_w;
   std::ostringstream s;
-  s << "<div class=\"card\"><h3>" << xmlEscape(function) << "</h3>";
+  s << "<div class=\"card\" id=\"" << id << "\"><h3>" << xmlEscape(function) << "</h3>";
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" role=\"img\" aria-label=\"SRAM of "
     << xmlEscape(function) << "\">";
   int y = 5;
@@ -104,50 +111,89 @@ std::string kernelBars(const std::string& function, const std::vector<const Sram
   return s.str();
 }
 
-std::string taskGraphSvg(const advice::TaskGraph& g, int index) {
-  const int box_w = 190, box_h = 46, gap = 70, margin = 12;
-  int n = static_cast<int>(g.tasks.size());
-  int arcs = static_cast<int>(std::count_if(g.edges.begin(), g.edges.end(), [](const advice::Edge& e) { return e.to != e.from + 1; }));
-  int w = margin * 2 + n * box_w + std::max(0, n - 1) * gap;
-  int top = margin + 18 + arcs * 14;
-  int h = top + box_h + 40;
+// An element id made of the name's letters, digits, '_' and '-' (anything else becomes '-').
+std::string anchorId(std::string_view prefix, std::string_view name) {
+  std::string id(prefix);
+  for (char c : name) id += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '-';
+  return id;
+}
+
+// The SRAM card of a task's kernel: its own name, else a split kernel's cube or vector half.
+std::string kernelAnchor(const std::map<std::string, std::string>& cards, const std::string& kernel) {
+  for (const std::string& name : {kernel, kernel + "_aic", kernel + "_aiv"})
+    if (auto it = cards.find(name); it != cards.end()) return it->second;
+  return "";
+}
+
+// The graph laid out in layers that fit the page (report/task_graph_layout); each box names its
+// kernel, its line and the tensors it reads from earlier tasks, and links to the kernel's SRAM card.
+std::string taskGraphSvg(const advice::TaskGraph& g, int index, const std::map<std::string, std::string>& cards) {
+  TaskGraphLayout layout = layoutTaskGraph(g);
+  const int n = static_cast<int>(g.tasks.size());
+  std::vector<std::vector<const advice::Edge*>> inputs(static_cast<std::size_t>(n));
+  for (const advice::Edge& e : g.edges)
+    if (e.to >= 0 && e.to < n && e.from >= 0 && e.from < n) inputs[static_cast<std::size_t>(e.to)].push_back(&e);
+  auto box = [&](int i) -> const TaskBox& { return layout.boxes[static_cast<std::size_t>(i)]; };
   std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"taskgraph\" width=\"" << w << "\" height=\"" << h
-    << "\" role=\"img\" aria-label=\"task graph of " << xmlEscape(g.caller) << "\">";
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"taskgraph\" width=\"" << layout.width << "\" height=\""
+    << layout.height << "\" role=\"img\" aria-label=\"task graph of " << xmlEscape(g.caller) << "\">";
   s << "<defs><marker id=\"arrow-" << index << "\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
     << "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#5b6577\"/></marker></defs>";
-  auto left = [&](int i) { return margin + i * (box_w + gap); };
-  int arc = 0;
+  // Edges first, so the boxes (opaque) are drawn over any edge that passes behind them.
   for (const advice::Edge& e : g.edges) {
-    std::string label = e.tensor + " (" + num(e.bytes) + " B)";
-    s << "<g class=\"edge\" data-from=\"" << e.from << "\" data-to=\"" << e.to << "\">";
-    if (e.to == e.from + 1) {
-      int x1 = left(e.from) + box_w, x2 = left(e.to), y = top + box_h / 2;
-      s << "<line x1=\"" << x1 << "\" y1=\"" << y << "\" x2=\"" << x2 - 2 << "\" y2=\"" << y
-        << "\" stroke=\"#5b6577\" stroke-width=\"1.5\" marker-end=\"url(#arrow-" << index << ")\"/>";
-      s << "<text x=\"" << (x1 + x2) / 2 << "\" y=\"" << y + box_h / 2 + 16 << "\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6577\">"
-        << xmlEscape(label) << "</text>";
-    } else {
-      int x1 = left(e.from) + box_w / 2, x2 = left(e.to) + box_w / 2, ytop = top - 10 - arc * 14;
-      s << "<path d=\"M" << x1 << "," << top << " C" << x1 << "," << ytop << " " << x2 << "," << ytop << " " << x2 << "," << top - 2
-        << "\" fill=\"none\" stroke=\"#5b6577\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << index << ")\"/>";
-      s << "<text x=\"" << (x1 + x2) / 2 << "\" y=\"" << ytop + 8 << "\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6577\">"
-        << xmlEscape(label) << "</text>";
-      ++arc;
+    if (e.from < 0 || e.to < 0 || e.from >= n || e.to >= n) continue;
+    const TaskBox& a = box(e.from);
+    const TaskBox& b = box(e.to);
+    int x1 = a.x + layout.box_w / 2, y1 = a.y + layout.box_h, x2 = b.x + layout.box_w / 2, y2 = b.y;
+    int bend = std::max(16, (y2 - y1) / 2);
+    if (y2 <= y1) {  // not below its producer (a loop-carried edge): leave and enter from the side
+      x1 = a.x + layout.box_w;
+      y1 = a.y + layout.box_h / 2;
+      x2 = b.x + layout.box_w;
+      y2 = b.y + layout.box_h / 2;
     }
-    s << "</g>";
+    s << "<g class=\"edge\" data-from=\"" << e.from << "\" data-to=\"" << e.to << "\"><path d=\"M" << x1 << "," << y1 << " C"
+      << x1 << "," << y1 + bend << " " << x2 << "," << y2 - bend << " " << x2 << "," << y2 - 2
+      << "\" fill=\"none\" stroke=\"#8a94a6\" stroke-width=\"1.2\" marker-end=\"url(#arrow-" << index << ")\"><title>"
+      << xmlEscape(g.tasks[static_cast<std::size_t>(e.from)].kernel + " -> " + g.tasks[static_cast<std::size_t>(e.to)].kernel +
+                   ": " + e.tensor + " (" + num(e.bytes) + " B)")
+      << "</title></path></g>";
   }
+  const int cx = layout.box_w / 2;
   for (int i = 0; i < n; ++i) {
     const advice::Task& t = g.tasks[static_cast<std::size_t>(i)];
-    s << "<g class=\"task\" data-kernel=\"" << xmlEscape(t.kernel) << "\">";
-    s << "<rect x=\"" << left(i) << "\" y=\"" << top << "\" width=\"" << box_w << "\" height=\"" << box_h
+    const TaskBox& b = box(i);
+    std::string anchor = kernelAnchor(cards, t.kernel);
+    s << "<g class=\"task\" id=\"" << anchorId("task-" + std::to_string(index) + "-", t.kernel) << "-" << i
+      << "\" data-kernel=\"" << xmlEscape(t.kernel) << "\" data-layer=\"" << b.layer << "\">";
+    if (!anchor.empty()) s << "<a href=\"#" << anchor << "\">";
+    s << "<rect x=\"" << b.x << "\" y=\"" << b.y << "\" width=\"" << layout.box_w << "\" height=\"" << layout.box_h
       << "\" rx=\"6\" fill=\"#ffffff\" stroke=\"#0b5cad\" stroke-width=\"1.5\"/>";
-    std::string name = t.kernel.size() > 28 ? t.kernel.substr(0, 27) + "…" : t.kernel;
-    s << "<text x=\"" << left(i) + box_w / 2 << "\" y=\"" << top + 20 << "\" font-size=\"12\" text-anchor=\"middle\" font-family=\"monospace\" fill=\"#1d2330\">"
-      << xmlEscape(name) << "</text>";
-    s << "<text x=\"" << left(i) + box_w / 2 << "\" y=\"" << top + 36 << "\" font-size=\"10\" text-anchor=\"middle\" fill=\"#5b6577\">"
-      << xmlEscape(std::filesystem::path(t.file).filename().string() + ":" + std::to_string(t.line)) << "</text><title>"
-      << xmlEscape(t.file + ":" + std::to_string(t.line)) << "</title></g>";
+    int y = b.y + 20;
+    s << "<text x=\"" << b.x + cx << "\" y=\"" << y << "\" font-size=\"12\" text-anchor=\"middle\" font-family=\"monospace\" fill=\"#1d2330\">"
+      << xmlEscape(fitText(t.kernel, layout.name_chars)) << "</text>";
+    y += 14;
+    s << "<text x=\"" << b.x + cx << "\" y=\"" << y << "\" font-size=\"10\" text-anchor=\"middle\" font-family=\"monospace\" fill=\"#5b6577\">"
+      << xmlEscape(fitText(std::filesystem::path(t.file).filename().string() + ":" + std::to_string(t.line), layout.detail_chars))
+      << "</text>";
+    const auto& in = inputs[static_cast<std::size_t>(i)];
+    std::string all;
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      std::string line = "← " + in[k]->tensor + " · " + num(in[k]->bytes) + " B";
+      all += "\n" + line;
+      if (static_cast<int>(k) >= layout.inputs_shown) continue;
+      y += 13;
+      s << "<text x=\"" << b.x + 8 << "\" y=\"" << y << "\" font-size=\"10\" font-family=\"monospace\" fill=\"#5b6577\">"
+        << xmlEscape(fitText(line, layout.detail_chars)) << "</text>";
+    }
+    if (static_cast<int>(in.size()) > layout.inputs_shown) {
+      y += 13;
+      s << "<text x=\"" << b.x + 8 << "\" y=\"" << y << "\" font-size=\"10\" font-family=\"monospace\" fill=\"#5b6577\">+"
+        << in.size() - static_cast<std::size_t>(layout.inputs_shown) << " more</text>";
+    }
+    s << "<title>" << xmlEscape(t.kernel + " (" + t.file + ":" + std::to_string(t.line) + ")" + all) << "</title>";
+    if (!anchor.empty()) s << "</a>";
+    s << "</g>";
   }
   s << "</svg>";
   return s.str();
@@ -164,17 +210,31 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
 
   const std::vector<SramRow> empty;
   const std::vector<SramRow>& rows = in.report ? in.report->sram : empty;
+  // One SRAM card per project + function; the table rows and the task boxes link to it.
+  std::vector<std::pair<std::string, std::vector<const SramRow*>>> by_fn;
+  for (const SramRow& r : rows) {
+    std::string key = r.project + "/" + r.function;
+    auto it = std::find_if(by_fn.begin(), by_fn.end(), [&](const auto& p) { return p.first == key; });
+    if (it == by_fn.end()) by_fn.push_back({key, {&r}});
+    else it->second.push_back(&r);
+  }
+  std::map<std::string, std::string> card_of_key, card_of_function;
+  for (std::size_t i = 0; i < by_fn.size(); ++i) {
+    std::string id = anchorId("kernel-" + std::to_string(i) + "-", by_fn[i].second.front()->function);
+    card_of_key[by_fn[i].first] = id;
+    card_of_function.emplace(by_fn[i].second.front()->function, id);  // the first card of that name
+  }
   s << "<h2>SRAM per incore kernel</h2>";
   if (rows.empty()) s << "<p>No incore kernel with a known size was found.</p>";
   else {
-    s << "<table id=\"sram-table\"><thead><tr><th class=\"l\">project</th><th class=\"l\">function</th><th class=\"l\">core</th>"
+    s << "<div class=\"table-panel\"><table id=\"sram-table\"><thead><tr><th class=\"l\">project</th><th class=\"l\">function</th><th class=\"l\">core</th>"
       << "<th class=\"l\">space</th><th>estimate</th><th>actual</th><th>capacity</th><th>use</th></tr></thead><tbody>";
     bool cached = false;
     for (const SramRow& r : rows) {
       std::optional<double> p = utilisationPercent(r);
       const char* cls = p && *p > 100 ? "over" : p && *p >= 90 ? "near" : "";
-      s << "<tr><td class=\"l\">" << xmlEscape(r.project) << "</td><td class=\"l\"><code>" << xmlEscape(r.function)
-        << "</code></td><td class=\"l\">" << xmlEscape(r.core) << "</td><td class=\"l\">" << xmlEscape(r.space) << "</td><td>"
+      s << "<tr><td class=\"l\">" << xmlEscape(r.project) << "</td><td class=\"l\"><a href=\"#"
+        << card_of_key[r.project + "/" + r.function] << "\"><code>" << xmlEscape(r.function) << "</code></a></td><td class=\"l\">" << xmlEscape(r.core) << "</td><td class=\"l\">" << xmlEscape(r.space) << "</td><td>"
         << (r.estimate ? num(*r.estimate) : "–") << "</td>";
       if (r.actual && r.actual_source == "cache") {
         cached = true;
@@ -190,20 +250,13 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
       }
       s << "</td></tr>";
     }
-    s << "</tbody></table>";
+    s << "</tbody></table></div>";
     if (cached)
       s << "<p class=\"legend\" id=\"cached-actuals\">* actual read from the compile cache: an earlier compile of the "
            "same sources on this platform, not compiled now.</p>";
     s << "<p class=\"legend\">Bars: blue = estimate, red = estimate over capacity, black tick = actual, dashed red line = capacity.</p>";
     s << "<div id=\"sram-bars\">";
-    std::vector<std::pair<std::string, std::vector<const SramRow*>>> by_fn;
-    for (const SramRow& r : rows) {
-      std::string key = r.project + "/" + r.function;
-      auto it = std::find_if(by_fn.begin(), by_fn.end(), [&](const auto& p) { return p.first == key; });
-      if (it == by_fn.end()) by_fn.push_back({key, {&r}});
-      else it->second.push_back(&r);
-    }
-    for (const auto& [key, rs] : by_fn) s << kernelBars(rs.front()->function, rs);
+    for (const auto& [key, rs] : by_fn) s << kernelBars(rs.front()->function, card_of_key[key], rs);
     s << "</div>";
   }
 
@@ -213,7 +266,9 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
   for (const HtmlUnitGraph& u : in.units)
     for (const advice::TaskGraph& g : u.graphs) {
       any = true;
-      s << "<div class=\"card\"><h3>" << xmlEscape(u.unit + ": " + g.caller) << "</h3>" << taskGraphSvg(g, graph_index++) << "</div>";
+      s << "<div class=\"card graph-card\"><h3>" << xmlEscape(u.unit + ": " + g.caller) << " · " << g.tasks.size()
+        << (g.tasks.size() == 1 ? " task" : " tasks") << "</h3><div class=\"graph-panel\">"
+        << taskGraphSvg(g, graph_index++, card_of_function) << "</div></div>";
     }
   if (!any) s << "<p>No orchestration function dispatching incore kernels was found.</p>";
   s << "</div>";

@@ -1,8 +1,9 @@
 #pragma once
 // The self-contained HTML page of `port-check report`: the SRAM table, SRAM bars per incore kernel
 // (estimate, actual when known, capacity), the orchestration task graph of each unit (incore
-// dispatches with producer -> consumer edges through GM tensors) and the advice. XHTML (well-formed
-// XML) with inline CSS and SVG; no external assets, no scripts.
+// dispatches with producer -> consumer edges through GM tensors, laid out in layers that fit the page,
+// scrolling in its own panel when tall) and the advice. Table rows and task boxes link to their
+// kernel's SRAM card. XHTML (well-formed XML) with inline CSS and SVG; no external assets, no scripts.
 #include <string>
 #include <vector>
 

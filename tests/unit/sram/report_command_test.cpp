@@ -159,5 +159,112 @@ TEST_F(ReportCommand, RendersHeadlessInChromiumToAPng) {
   if (const char* keep = std::getenv("PORTCHECK_KEEP_REPORT_PNG")) fs::copy_file(png, keep, fs::copy_options::overwrite_existing);
 }
 
+// A program of n incore kernels in a chain, every third one also reading the one three back: what a
+// model from pypto-lib dispatches (40 to 400 kernels).
+std::string generatedModel(int n) {
+  std::string src = "import pypto.language as pl\n\n";
+  for (int i = 0; i < n; ++i) {
+    std::string k = "decoder_layer_" + std::to_string(i) + "_attention_output_projection";
+    bool two = i >= 3 && i % 3 == 0;
+    src += "\n@pl.jit.incore\ndef " + k + "(\n    a: pl.Tensor[[64, 128], pl.FP32],\n";
+    if (two) src += "    b: pl.Tensor[[64, 128], pl.FP32],\n";
+    src += "    dst: pl.Out[pl.Tensor[[64, 128], pl.FP32]],\n):\n    t = pl.load(a, [0, 0], [64, 128])\n";
+    if (two) src += "    u = pl.load(b, [0, 0], [64, 128])\n    t = pl.add(t, u)\n";
+    src += "    r = pl.exp(t)\n    pl.store(r, [0, 0], dst)\n    return dst\n\n";
+  }
+  src += "\n@pl.jit\ndef model(x: pl.Tensor[[64, 128], pl.FP32], y: pl.Out[pl.Tensor[[64, 128], pl.FP32]]):\n";
+  for (int i = 0; i < n; ++i) {
+    std::string k = "decoder_layer_" + std::to_string(i) + "_attention_output_projection";
+    std::string in = i == 0 ? "x" : "h" + std::to_string(i - 1);
+    std::string out = i == n - 1 ? "y" : "h" + std::to_string(i);
+    if (i != n - 1) src += "    " + out + " = pl.create_tensor([64, 128], dtype=pl.FP32)\n";
+    std::string args = in + (i >= 3 && i % 3 == 0 ? ", h" + std::to_string(i - 3) : "") + ", " + out;
+    src += "    " + out + " = " + k + "(" + args + ")\n";
+  }
+  src += "    return y\n";
+  return src;
+}
+
+// Renders a 300-kernel model's report in chromium with a check injected into a copy of the page: no
+// two texts of the page overlap and nothing reaches beyond the page's width (the task graph scrolls in
+// its own panel). PORTCHECK_KEEP_REPORT_PNG=<file> keeps the screenshot to look at.
+TEST_F(ReportCommand, AModelOfThreeHundredKernelsStaysLegibleInChromium) {
+  std::string chromium = findChromium();
+  if (chromium.empty()) GTEST_SKIP() << "Debian's chromium is not installed (apt-get install chromium)";
+  ws.write("projects/model/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/model/pypto_src/program.py", generatedModel(300));
+  ReportOptions ro;
+  ro.html = "model.html";
+  auto r = report(Format::Json, {"projects/model"}, ro);
+  ASSERT_TRUE(fs::exists(ws / "model.html")) << r.err;
+  std::string page = test::readFile(ws / "model.html");
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  // The graph has all 300 tasks, each linking to its kernel's SRAM card.
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(page.c_str(), page.size()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  const auto* graphs = findFirst(doc.RootElement(), [](auto* e) { return hasAttr(e, "id", "task-graphs"); });
+  EXPECT_EQ(countAll(graphs, [](auto* e) { return hasAttr(e, "class", "task"); }), 300);
+  EXPECT_EQ(countAll(graphs, [](auto* e) { return std::string(e->Name()) == "a"; }), 300);
+  EXPECT_NE(page.find("id=\"kernel-"), std::string::npos);
+
+  const char* check = R"(<script>
+window.addEventListener('load', () => {
+  // What is visible of each text: clipped to every scrolling panel around it.
+  const clip = (e, r) => {
+    let v = {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+    for (let p = e.parentElement; p; p = p.parentElement) {
+      if (getComputedStyle(p).overflowY === 'visible') continue;
+      const c = p.getBoundingClientRect();
+      v = {left: Math.max(v.left, c.left), right: Math.min(v.right, c.right),
+           top: Math.max(v.top, c.top), bottom: Math.min(v.bottom, c.bottom)};
+    }
+    return v;
+  };
+  const boxes = [...document.querySelectorAll('svg text, h1, h2, h3, th, td, li, p.legend, .meta')]
+    .map(e => ({e, r: clip(e, e.getBoundingClientRect())})).filter(b => b.r.right > b.r.left && b.r.bottom > b.r.top);
+  let overlaps = [];
+  for (let i = 0; i < boxes.length; ++i)
+    for (let j = i + 1; j < boxes.length; ++j) {
+      const a = boxes[i], b = boxes[j];
+      if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
+      if (a.r.left < b.r.right - 0.5 && b.r.left < a.r.right - 0.5 && a.r.top < b.r.bottom - 0.5 && b.r.top < a.r.bottom - 0.5)
+        overlaps.push(a.e.textContent.slice(0, 40) + ' / ' + b.e.textContent.slice(0, 40));
+    }
+  const wide = document.documentElement.scrollWidth > window.innerWidth;
+  const panel = document.querySelector('.graph-panel');  // the task graph scrolls in its own panel
+  document.body.setAttribute('data-layout-check', JSON.stringify({
+    texts: boxes.length, overlaps: overlaps.length, first: overlaps.slice(0, 5), wide,
+    pageWidth: document.documentElement.scrollWidth, window: window.innerWidth,
+    panelScrolls: panel ? panel.scrollHeight > panel.clientHeight : false}));
+});
+</script></body>)";
+  std::string checked = page;
+  checked.replace(checked.rfind("</body>"), 7, check);
+  ws.write("checked.html", checked);
+  std::string base = "'" + chromium + "' --headless --no-sandbox --disable-gpu --disable-background-networking "
+                     "--disable-component-update --no-first-run --hide-scrollbars --user-data-dir='" +
+                     (ws / "profile").string() + "' --window-size=1200,1400 ";
+  fs::path dom = ws / "dom.txt";
+  std::string cmd = base + "--virtual-time-budget=10000 --dump-dom 'file://" + (ws / "checked.html").string() + "' > '" +
+                    dom.string() + "' 2>/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::string out = test::readFile(dom);
+  std::size_t at = out.find("data-layout-check=\"");
+  ASSERT_NE(at, std::string::npos) << out.substr(0, 400);
+  std::string json = out.substr(at + 19, out.find('"', at + 19) - at - 19);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}})
+    for (std::size_t p = json.find(from); p != std::string::npos; p = json.find(from, p)) json.replace(p, from.size(), to);
+  auto result = nlohmann::json::parse(json);
+  EXPECT_GT(result["texts"].get<int>(), 300) << json;  // what the panels show of the table, the bars and the graph
+  EXPECT_EQ(result["overlaps"].get<int>(), 0) << json;
+  EXPECT_FALSE(result["wide"].get<bool>()) << json;
+  EXPECT_TRUE(result["panelScrolls"].get<bool>()) << json;  // the graph scrolls inside its own panel
+  fs::path png = ws / "model.png";
+  cmd = base + "--screenshot='" + png.string() + "' 'file://" + (ws / "model.html").string() + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  ASSERT_TRUE(fs::exists(png));
+  if (const char* keep = std::getenv("PORTCHECK_KEEP_REPORT_PNG")) fs::copy_file(png, keep, fs::copy_options::overwrite_existing);
+}
+
 }  // namespace
 }  // namespace portcheck
