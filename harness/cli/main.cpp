@@ -123,6 +123,10 @@ int main(int argc, char** argv) {
                                                               "<workspace>/.port-check-cache)");
   doctor->add_option("--timeout", doctor_options.timeout_seconds, "Seconds one self-test run may take (default 600)")
       ->check(CLI::Range(1, 86400));
+  McpOptions mcp_options;
+  auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
+  mcp->add_option("--root", mcp_options.roots,
+                  "Folder tool calls may touch when the client gives no roots (repeatable; default: the current folder)");
   SkillsOptions skills_options;
   auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
   skills->require_subcommand(1);
@@ -164,6 +168,7 @@ int main(int argc, char** argv) {
     if (*hook) return runHook(options, hook_options, io);
     if (*report) return runReport(options, report_options, paths, io);
     if (*doctor) return runDoctor(options, doctor_options, io);
+    if (*mcp) return runMcp(options, mcp_options, std::cin, io);
     std::cout << app.help();
     return kExitToolError;
   } catch (const std::exception& e) {

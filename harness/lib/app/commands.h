@@ -51,8 +51,10 @@ int runRules(const CommonOptions& options, const RulesOptions& rules, const Io& 
 // port-check --version: tool, catalogue and toolchain.
 int runVersion(const CommonOptions& options, const Io& io);
 
-// The rule reference as Markdown (docs/rules.md is generated from this).
+// The rule reference as Markdown (docs/rules.md is generated from this), and one rule's section of it.
 std::string rulesMarkdown();
+struct RuleInfo;
+std::string ruleMarkdown(const RuleInfo& rule);
 
 struct SkillsOptions {
   std::string pack;     // pack root (skills/ + .claude-plugin/); default: the workspace root
@@ -121,5 +123,12 @@ struct DoctorOptions {
 // on the simulator against their goldens (docs/doctor.md). Text or JSON; exit 0 when the asked level is
 // reached (and, with --run, every self-test program passed), else 1.
 int runDoctor(const CommonOptions& options, const DoctorOptions& doctor, const Io& io);
+
+struct McpOptions {
+  std::vector<std::string> roots;  // --root DIR: folders tool calls may touch when the client gives no roots
+  std::size_t max_message = 4u << 20;
+};
+// port-check mcp [--root DIR]...: the Model Context Protocol server on stdin / stdout (docs/mcp.md).
+int runMcp(const CommonOptions& options, const McpOptions& mcp, std::istream& in, const Io& io);
 
 }  // namespace portcheck

@@ -55,6 +55,8 @@ DriverSettings compileDriverSettings(const Session& session, const CommonOptions
   settings.workspace_root = session.workspace.root;
   settings.cache_root = compileCacheRoot(session, options, compile);
   settings.environment = currentEnvironment();
+  settings.cancel = options.cancel;
+  settings.progress = options.progress;
   return settings;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Options shared by every subcommand, and the result a command returns to the CLI.
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
@@ -39,6 +40,8 @@ struct CommonOptions {
   ToolchainOptions toolchain;              // --pypto, --python
   clangcheck::KernelCompileOptions kernel_compile;  // --pto-isa, --clang, --no-kernel-compile
   std::filesystem::path cwd;               // where relative paths are resolved
+  const std::atomic<bool>* cancel = nullptr;        // set by an MCP cancellation: compiles and runs stop (TOOL006)
+  std::function<void(const std::string&)> progress; // told as each program is compiled or run (MCP progress)
 };
 
 // Where a command writes. The CLI passes std::cout/std::cerr; tests pass string streams.

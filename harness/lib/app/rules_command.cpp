@@ -42,19 +42,23 @@ std::string rulesMarkdown() {
   for (const RuleInfo& r : cat.rules())
     out << "| [" << r.id << "](#" << toLower(r.id) << ") | " << r.name << " | " << toString(r.severity) << " | "
         << toString(r.source) << " | " << r.summary << " |\n";
-  for (const RuleInfo& r : cat.rules()) {
-    out << "\n## " << r.id << "\n\n**" << r.name << "** · " << toString(r.severity) << " · family " << r.family
-        << " · source " << toString(r.source) << (r.since.empty() ? "" : " · since " + r.since) << "\n\n"
-        << r.summary << ".\n\n"
-        << "**What it does.** " << r.description << "\n\n"
-        << "**Why it matters.** " << r.rationale << "\n\n"
-        << "**How to fix.** " << r.hint << "\n";
-    for (const RuleExample& e : r.bad) out << "\nExample:\n\n" << fence(e);
-    for (const RuleExample& e : r.good) out << "\nUse instead:\n\n" << fence(e);
-    if (!r.references.empty()) {
-      out << "\nReferences:\n\n";
-      for (const std::string& ref : r.references) out << "- " << ref << "\n";
-    }
+  for (const RuleInfo& r : cat.rules()) out << "\n" << ruleMarkdown(r);
+  return out.str();
+}
+
+std::string ruleMarkdown(const RuleInfo& r) {
+  std::ostringstream out;
+  out << "## " << r.id << "\n\n**" << r.name << "** · " << toString(r.severity) << " · family " << r.family
+      << " · source " << toString(r.source) << (r.since.empty() ? "" : " · since " + r.since) << "\n\n"
+      << r.summary << ".\n\n"
+      << "**What it does.** " << r.description << "\n\n"
+      << "**Why it matters.** " << r.rationale << "\n\n"
+      << "**How to fix.** " << r.hint << "\n";
+  for (const RuleExample& e : r.bad) out << "\nExample:\n\n" << fence(e);
+  for (const RuleExample& e : r.good) out << "\nUse instead:\n\n" << fence(e);
+  if (!r.references.empty()) {
+    out << "\nReferences:\n\n";
+    for (const std::string& ref : r.references) out << "- " << ref << "\n";
   }
   return out.str();
 }

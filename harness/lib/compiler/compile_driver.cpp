@@ -405,6 +405,7 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
   spec.env = adapterEnvironment(settings.environment, settings.toolchain);
   spec.cwd = target.source_root;
   spec.timeout = settings.timeout;
+  spec.cancel = settings.cancel;
   // A port's run chained to its compile (ports only: a program file's __main__ decides what it compiles).
   const bool chain = settings.chained_run && !target.program_file;
   if (chain) {
@@ -438,6 +439,11 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
   rec.timed_out = p.timed_out;
   rec.signal = p.signal;
 
+  if (p.cancelled) {  // nothing read, nothing cached: the next call compiles from the start
+    diag("TOOL006", who + ": the compile was cancelled; its process group was killed and nothing was cached",
+         "call it again when the result is wanted");
+    return o;
+  }
   if (!p.started) {
     diag("COMP909", who + ": the compiler could not be started: " + p.spawn_error,
          "point port-check at a Python interpreter with --python EXE or PYPTO_PYTHON");

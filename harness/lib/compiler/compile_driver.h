@@ -3,7 +3,9 @@
 // program on one platform in a process of its own and collects what it left into a CompileRecord.
 // Failures of the process itself (timeout, crash, garbage, no result, partial output, a toolchain
 // that cannot import) become COMP9xx diagnostics here; the compiler's own output is analyzeCompile's.
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -60,6 +62,8 @@ struct DriverSettings {
   std::map<std::string, std::string> environment;   // the environment the child's is derived from
   std::filesystem::path adapter_script;             // from installAdapter()
   std::optional<ChainedRun> chained_run;            // run each port that compiles in the same process
+  const std::atomic<bool>* cancel = nullptr;        // the caller cancelled (MCP): kill, cache nothing (TOOL006)
+  std::function<void(const std::string&)> progress; // told as each program is compiled or run
 };
 
 // The adapter version; part of the cache key.

@@ -135,9 +135,10 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
 
   std::vector<CompileOutcome> outcomes(targets.size());
   std::vector<CompileTargetSummary> summaries(targets.size());
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{0}, done{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < targets.size(); i = next++) {
+      if (settings.cancel && settings.cancel->load()) break;  // cancelled: start nothing more
       auto started = Clock::now();
       const CompileTarget& t = targets[i];
       CompileTargetSummary& s = summaries[i];
@@ -170,6 +171,9 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       std::error_code ec;
       if (s.status == "ok" && s.ptoas == "ran" && fs::is_regular_file(work / "out" / "compiled_meta.json", ec))
         s.out_dir = work / "out";
+      if (settings.progress)
+        settings.progress("compiled " + t.name + (s.cached ? " (replayed from the cache)" : "") + ", " +
+                          std::to_string(++done) + " of " + std::to_string(targets.size()));
     }
   };
   std::size_t jobs = options.jobs > 0 ? static_cast<std::size_t>(options.jobs)

@@ -18,7 +18,7 @@ RunAnalysis analyzeRun(const RunRecord& record) {
   g.seconds = record.seconds;
   g.out_dir = record.out_dir_display;
 
-  bool compared = r.present && r.status == "ok" && !record.timed_out;
+  bool compared = r.present && r.status == "ok" && !record.timed_out && !record.cancelled;
   if (!compared) {
     for (const auto& check : runFailureChecks()) {
       if (!check->matches(record)) continue;

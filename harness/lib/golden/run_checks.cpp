@@ -7,6 +7,7 @@
 #include "golden/checks/output_never_written_check.h"
 #include "golden/checks/output_not_finite_check.h"
 #include "golden/checks/output_shape_check.h"
+#include "golden/checks/run_cancelled_check.h"
 #include "golden/checks/run_crash_check.h"
 #include "golden/checks/run_failed_check.h"
 #include "golden/checks/run_timeout_check.h"
@@ -20,6 +21,7 @@ const std::vector<std::unique_ptr<RunFailureCheck>>& runFailureChecks() {
     std::vector<std::unique_ptr<RunFailureCheck>> v;
     // The process first (a killed run's partial result says nothing), then the environment, then
     // the port's own files, and the catch-all last.
+    v.push_back(std::make_unique<RunCancelledCheck>());
     v.push_back(std::make_unique<RunTimeoutCheck>());
     v.push_back(std::make_unique<RuntimeMissingCheck>());
     v.push_back(std::make_unique<RunCrashCheck>());

@@ -114,8 +114,10 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
   spec.env = runEnvironment(settings.environment, settings.toolchain);
   spec.cwd = target.source_root;
   spec.timeout = settings.timeout;
+  spec.cancel = settings.cancel;
 
   ProcessResult p = runProcess(spec);
+  rec.cancelled = p.cancelled;
   rec.seconds = p.seconds;
   rec.log = std::move(p.output);
   rec.exit_code = p.exit_code;

@@ -52,6 +52,7 @@ struct RunRecord {
   std::string log;                        // merged stdout+stderr
   int exit_code = 0;
   bool timed_out = false;
+  bool cancelled = false;   // the caller cancelled: the process group was killed (TOOL006)
   int signal = 0;
   std::chrono::milliseconds timeout{0};
   bool started = true;

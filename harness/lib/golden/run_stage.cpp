@@ -34,9 +34,10 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
   }
 
   std::vector<RunAnalysis> analyses(targets.size());
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{0}, done{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < targets.size(); i = next++) {
+      if (settings.cancel && settings.cancel->load()) break;  // cancelled: start nothing more
       const CompileTarget& t = targets[i];
       const std::string status = i < compiled.size() ? compiled[i].status : "";
       if (status != "ok") {
@@ -59,6 +60,9 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
       analyses[i] = analyzeRun(compiled[i].chained_run
                                    ? chainedRunRecord(t, platform, settings, *compiled[i].chained_run)
                                    : runGoldenProcess(t, platform, settings, compiled[i].out_dir));
+      if (settings.progress)
+        settings.progress("ran " + t.name + " on " + sim + ": " + analyses[i].run.status + ", " +
+                          std::to_string(++done) + " of " + std::to_string(targets.size()));
       std::string error;
       if (!key.empty() && !storeCachedRun(settings.cache_root, key, analyses[i].run, error))
         analyses[i].diagnostics.push_back(makeDiagnostic("GOLD010", "", 0, 0,

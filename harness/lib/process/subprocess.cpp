@@ -198,8 +198,13 @@ ProcessResult runProcess(const ProcessSpec& spec) {
 
   while (pipe_open || !reaped) {
     auto now = Clock::now();
-    if (!r.timed_out && now >= deadline && !reaped) {
+    if (!r.timed_out && !r.cancelled && now >= deadline && !reaped) {
       r.timed_out = true;
+      killGroup(SIGTERM);
+      term_sent_at = now;
+    }
+    if (!r.timed_out && !r.cancelled && spec.cancel && spec.cancel->load() && !reaped) {
+      r.cancelled = true;
       killGroup(SIGTERM);
       term_sent_at = now;
     }
@@ -216,7 +221,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
 
     if (pipe_open) {
       auto wait = std::chrono::milliseconds(100);
-      if (!r.timed_out) wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
+      if (!r.timed_out && !r.cancelled) wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
                                                   std::chrono::milliseconds(1));
       struct pollfd p {fd, POLLIN, 0};
       int n = ::poll(&p, 1, static_cast<int>(std::max<long long>(wait.count(), 0)));

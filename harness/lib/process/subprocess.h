@@ -1,6 +1,7 @@
 #pragma once
 // Runs a child process in its own process group with a controlled environment, collects its merged
 // stdout+stderr without deadlock, and enforces a timeout by killing the whole group.
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -18,6 +19,7 @@ struct ProcessSpec {
   std::chrono::milliseconds timeout{300'000};
   std::size_t max_output = 16u << 20;         // bytes kept of the output; the middle is dropped past that
   std::chrono::milliseconds kill_grace{1000}; // SIGTERM -> SIGKILL delay on timeout
+  const std::atomic<bool>* cancel = nullptr;  // set by the caller (an MCP cancellation): kill the group as on timeout
 };
 
 struct ProcessResult {
@@ -26,6 +28,7 @@ struct ProcessResult {
   int exit_code = -1;        // exit status when it exited normally, else -1
   int signal = 0;            // terminating signal when killed by one (also set after a timeout kill)
   bool timed_out = false;
+  bool cancelled = false;    // `cancel` was set before the child ended; its group was killed
   std::string output;        // merged stdout+stderr (raw bytes)
   std::size_t output_dropped = 0;  // bytes dropped from the middle because of max_output
   double seconds = 0;

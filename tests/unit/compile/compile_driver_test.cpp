@@ -2,7 +2,9 @@
 // imitates the adapter: success, timeout, crash, garbage, no result, partial output, load errors.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <fstream>
 #include <set>
 
@@ -106,6 +108,36 @@ TEST(CompileDriver, TimeoutIsCOMP901WithThePartialFolderAndNotCached) {
   EXPECT_NE(o.diagnostics[1].message.find("3 pass dumps (last: 02_after_UnrollLoops.py)"), std::string::npos)
       << o.diagnostics[1].message;
   EXPECT_FALSE(o.cacheable);
+}
+
+// A caller's cancellation (an MCP client) kills a compile that would run to its timeout: TOOL006,
+// nothing analysed, nothing cached. Without it, the same compile ends in the timeout (COMP901).
+TEST(CompileDriver, ACancelledCompileIsTOOL006AndNotCached) {
+  FakeWorkspace f;
+  f.settings.timeout = 30s;
+  std::atomic<bool> cancel{false};
+  f.settings.cancel = &cancel;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(400ms);
+    cancel = true;
+  });
+  auto start = std::chrono::steady_clock::now();
+  auto o = f.run("timeout");
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 8s);
+  EXPECT_EQ(rules(o.diagnostics), (std::vector<std::string>{"TOOL006"})) << allText(o.diagnostics);
+  EXPECT_FALSE(o.record.timed_out);
+  EXPECT_FALSE(o.analyze);
+  EXPECT_FALSE(o.cacheable);
+}
+
+TEST(CompileDriver, ACompileNobodyCancelsRunsToItsEnd) {
+  FakeWorkspace f;
+  std::atomic<bool> cancel{false};
+  f.settings.cancel = &cancel;
+  auto o = f.run("ok");
+  EXPECT_TRUE(o.diagnostics.empty()) << allText(o.diagnostics);
+  EXPECT_TRUE(o.cacheable);
 }
 
 TEST(CompileDriver, ACrashBySignalIsCOMP902AndSaysItIsACompilerBug) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -62,6 +63,37 @@ TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
     std::this_thread::sleep_for(20ms);
   }
   EXPECT_FALSE(alive) << "the grandchild " << pid << " survived the timeout";
+}
+
+// A caller's cancellation (an MCP client's notifications/cancelled) ends the whole group like a
+// timeout would, long before the timeout.
+TEST(Subprocess, CancellationKillsTheWholeProcessGroup) {
+  test::TempDir dir;
+  auto spec = shell("sleep 60 & echo $! > '" + (dir / "child.pid").string() + "'; echo started; sleep 60");
+  spec.kill_grace = 200ms;
+  std::atomic<bool> cancel{false};
+  spec.cancel = &cancel;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(300ms);
+    cancel = true;
+  });
+  auto start = std::chrono::steady_clock::now();
+  auto r = runProcess(spec);
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_NE(r.signal, 0);
+  int pid = std::stoi(test::readFile(dir / "child.pid"));
+  bool alive = false;
+  for (int i = 0; i < 50; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    alive = static_cast<bool>(std::getline(stat, line)) && line.find(") Z") == std::string::npos;
+    if (!alive) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_FALSE(alive) << "the grandchild " << pid << " survived the cancellation";
 }
 
 TEST(Subprocess, AGrandchildHoldingThePipeDoesNotHangTheCaller) {
