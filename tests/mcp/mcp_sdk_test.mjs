@@ -11,20 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith("--") ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []));
-for (const k of ["port-check", "fixtures", "source-dir"]) args[k] = path.resolve(args[k]);
-let sdk;
-try {
-  sdk = {
-    ...(await import("@modelcontextprotocol/sdk/client/index.js")),
-    ...(await import("@modelcontextprotocol/sdk/client/stdio.js")),
-    ...(await import("@modelcontextprotocol/sdk/types.js")),
-  };
-} catch (e) {
-  console.log(`SKIP: the MCP TypeScript SDK is not installed (npm ci at the repository root): ${e.message}`);
-  process.exit(77);
-}
+import { loadSdk, parseArgs } from "./sdk.mjs";
+
+const args = parseArgs(process.argv.slice(2), ["port-check", "fixtures", "source-dir"]);
+const sdk = await loadSdk();
 const { Client, StdioClientTransport, ListRootsRequestSchema, CallToolResultSchema, JSONRPCMessageSchema,
         InitializeResultSchema, ListToolsResultSchema, McpError, ErrorCode, LATEST_PROTOCOL_VERSION } = sdk;
 
