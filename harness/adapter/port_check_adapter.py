@@ -506,6 +506,9 @@ def run(options, result: dict) -> int:
             return outcome
         main_note = outcome
 
+    if not found and main_note:  # say why the __main__ did not get as far as a compile
+        raise AdapterError("no_program", "no @pl.jit entry function or @pl.program class was found at module "
+                           f"level, and {main_note.split('; compiled from')[0]}")
     chosen = choose_program(found, entry, several_ok=bool(options.program_file))
     several = len(chosen) > 1
     notes = [main_note] if main_note else []

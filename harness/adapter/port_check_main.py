@@ -268,6 +268,10 @@ class MainFollower:
                        dont_inherit=True, optimize=1)
         globals_ = self.module.__dict__
         saved_name, saved_argv, saved_cwd = globals_.get("__name__"), sys.argv, os.getcwd()
+        # As under `python file.py`, the file is the __main__ module: what the block defines has
+        # __module__ "__main__", and inspect (the @pl.program parser reads a class's source through
+        # it) must find the file there, not the adapter.
+        saved_main = sys.modules.get("__main__")
         # A scratch working folder: whatever the block writes stays out of the user's tree.
         scratch = os.path.join(self.work_dir, "main-cwd")
         shutil.rmtree(scratch, ignore_errors=True)
@@ -275,6 +279,7 @@ class MainFollower:
         self.install()
         try:
             globals_["__name__"] = "__main__"
+            sys.modules["__main__"] = self.module
             sys.argv = list(self.argv)
             os.chdir(scratch)
             exec(code, globals_)  # noqa: S102 - the author's own __main__, as `python file.py` runs it
@@ -293,4 +298,6 @@ class MainFollower:
             os.chdir(saved_cwd)
             sys.argv = saved_argv
             globals_["__name__"] = saved_name
+            if saved_main is not None:
+                sys.modules["__main__"] = saved_main
             self.uninstall()

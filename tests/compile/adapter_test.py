@@ -412,6 +412,45 @@ class FollowMainTest(AdapterCase):
         self.assertEqual(compiled["args"][0]["shape"], [4, 8])
         self.assertIn("stopped before compiling anything (SystemExit: needs an NPU)", data["choice_note"])
 
+    def test_a_program_built_by_a_function_main_calls_is_compiled(self):
+        # pypto's examples/models/05_paged_attention_batch.py: main() builds the @pl.program class for
+        # its sizes, and the parser reads the class's source through its module, "__main__".
+        path = self.write("examples/built.py", """
+            import pypto.language as pl
+            from pypto import ir
+
+            def build_program(rows):
+                @pl.program
+                class Built:
+                    pass
+                return Built
+
+            def main():
+                ir.compile(build_program(rows=16), dump_passes=True)
+
+            if __name__ == "__main__":
+                main()
+        """)
+        proc, data, _ = self.run_adapter("--program-file", path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(data["status"], "ok", data)
+        self.assertEqual(self.programs(data), [("Built", "Built")])
+
+    def test_no_program_says_why_main_compiled_nothing(self):
+        path = self.write("examples/built.py", """
+            import pypto.language as pl
+
+            def build_program(rows):
+                raise RuntimeError("needs an NPU to size " + str(rows))
+
+            if __name__ == "__main__":
+                build_program(16)
+        """)
+        proc, data, _ = self.run_adapter("--program-file", path)
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(data["status"], "no_program")
+        self.assertIn("RuntimeError: needs an NPU to size 16", data["exception_message"])
+
     def test_several_programs_without_main_are_each_compiled_and_named(self):
         path = self.write("lib2/two.py", """
             import pypto.language as pl

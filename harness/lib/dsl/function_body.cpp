@@ -1351,14 +1351,18 @@ class BodyBuilder {
 
 void buildSignatures(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
-  for (std::size_t i = 0; i < s.function_nodes.size(); ++i)
+  for (std::size_t i = 0; i < s.function_nodes.size(); ++i) {
+    BuilderScopeGuard locals(unit, file, static_cast<int>(i));
     BodyBuilder(unit, file, static_cast<int>(i)).buildSignature(s.function_nodes[i]);
+  }
 }
 
 void buildBodies(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
-  for (std::size_t i = 0; i < s.function_nodes.size(); ++i)
+  for (std::size_t i = 0; i < s.function_nodes.size(); ++i) {
+    BuilderScopeGuard locals(unit, file, static_cast<int>(i));
     BodyBuilder(unit, file, static_cast<int>(i)).buildBody(s.function_nodes[i]);
+  }
 }
 
 namespace {
@@ -1383,6 +1387,7 @@ void rebuildFunction(Unit& unit, int file, int function, bool inlined_into_kerne
   fresh.decorators = fn.decorators;
   fn = std::move(fresh);
   TSNode def = unit.scans[static_cast<std::size_t>(file)].function_nodes[static_cast<std::size_t>(function)];
+  BuilderScopeGuard locals(unit, file, function);
   BodyBuilder(unit, file, function).buildSignature(def);
   BodyBuilder(unit, file, function).buildBody(def, inlined_into_kernel);
 }

@@ -63,12 +63,21 @@ struct FileScan {
   std::vector<ConstValue> values;
   std::unordered_map<std::string, Binding> bindings;     // names bound by imports of sibling files
   std::vector<TSNode> function_nodes;                    // aligned with FileModel::functions
+  // Aligned with function_nodes: the plain function a DSL function or @pl.program class is defined
+  // in (the build_*_program pattern), or a null node; and each builder's local constants, computed
+  // on first use (builder_scope.cpp), keyed by the builder's start byte.
+  std::vector<TSNode> function_builders;
+  std::map<std::uint32_t, std::shared_ptr<const std::unordered_map<std::string, ConstValue>>> builder_scopes;
 };
 
 struct Unit {
   std::vector<FileScan> scans;
   std::vector<FileModel> files;
   const ConstValue* self_record = nullptr;  // `self` while a record's @property body is evaluated
+  // Names local to the function being read (a builder's parameters and assignments), looked up before
+  // the module's while `locals_file` is read; module constants never see them.
+  const std::unordered_map<std::string, ConstValue>* locals = nullptr;
+  int locals_file = -1;
   // Parameter types a bare `pl.Tensor` takes where the program specialises it: (file, function) ->
   // per parameter index the type (dtype, shape) of what the file's __main__ or a caller passes.
   std::map<std::pair<int, int>, std::vector<std::optional<TypeInfo>>> specialised;
@@ -82,6 +91,24 @@ void bindImports(Unit& unit, int file);
 ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth = 0);
 // Evaluates an expression node at module level of `file`.
 ConstValue evalNode(Unit& unit, int file, TSNode node, int depth);
+// The local constants of the builder function `def` of `file` (its parameters bound as the file calls
+// it, and its straight-line assignments); cached.
+const std::unordered_map<std::string, ConstValue>& builderScope(Unit& unit, int file, TSNode def);
+
+// Sets unit.locals to the builder scope of function `function` of `file` (when it has a builder) for
+// the guard's lifetime.
+class BuilderScopeGuard {
+ public:
+  BuilderScopeGuard(Unit& unit, int file, int function);
+  ~BuilderScopeGuard();
+  BuilderScopeGuard(const BuilderScopeGuard&) = delete;
+  BuilderScopeGuard& operator=(const BuilderScopeGuard&) = delete;
+
+ private:
+  Unit& unit_;
+  const std::unordered_map<std::string, ConstValue>* saved_;
+  int saved_file_;
+};
 // `Cls(a=1, b=2)` of a dataclass / NamedTuple class of the unit: the record (keyword arguments, then
 // the class's defaults); an empty value for any other call.
 ConstValue evalRecordCall(Unit& unit, int file, TSNode call, int depth);

@@ -139,7 +139,7 @@ FunctionKind kindFromDecorator(const FileModel& fm, const FileScan& s, TSNode ex
 }
 
 void addFunction(FileScan& s, FileModel& fm, TSNode def, const std::vector<TSNode>& decorators,
-                 const std::string& class_name, bool in_program, int program) {
+                 const std::string& class_name, bool in_program, int program, TSNode builder = TSNode{}) {
   Function fn;
   fn.class_name = class_name;
   fn.in_program = in_program;
@@ -160,9 +160,10 @@ void addFunction(FileScan& s, FileModel& fm, TSNode def, const std::vector<TSNod
   if (program >= 0) fm.programs[static_cast<std::size_t>(program)].functions.push_back(static_cast<int>(fm.functions.size()));
   fm.functions.push_back(std::move(fn));
   s.function_nodes.push_back(def);
+  s.function_builders.push_back(builder);
 }
 
-void scanClass(FileScan& s, FileModel& fm, TSNode cls, const std::vector<TSNode>& decorators) {
+void scanClass(FileScan& s, FileModel& fm, TSNode cls, const std::vector<TSNode>& decorators, TSNode builder = TSNode{}) {
   std::string name(text(s, childByField(cls, "name")));
   bool program = false;
   for (TSNode d : decorators) {
@@ -187,7 +188,7 @@ void scanClass(FileScan& s, FileModel& fm, TSNode cls, const std::vector<TSNode>
         if (nodeType(ts_node_named_child(c, j)) == "decorator") decs.push_back(ts_node_named_child(c, j));
       c = childByField(c, "definition");
     }
-    if (!isNull(c) && nodeType(c) == "function_definition") addFunction(s, fm, c, decs, name, program, program_index);
+    if (!isNull(c) && nodeType(c) == "function_definition") addFunction(s, fm, c, decs, name, program, program_index, builder);
   }
 }
 
@@ -211,20 +212,21 @@ bool hasDslDecorator(const FileScan& s, const FileModel& fm, const std::vector<T
 
 // DSL functions and @pl.program classes defined inside plain functions (the build_*_program
 // pattern): found through nested function bodies, up to a fixed depth.
-void scanNested(FileScan& s, FileModel& fm, TSNode body, int depth) {
+// `builder`: the plain function whose body this is (the innermost), whose locals the DSL code sees.
+void scanNested(FileScan& s, FileModel& fm, TSNode body, int depth, TSNode builder) {
   if (isNull(body) || depth > 8) return;
   for (TSNode c : namedChildren(body)) {
     std::string_view t = nodeType(c);
     if (t == "function_definition") {
-      scanNested(s, fm, childByField(c, "body"), depth + 1);
+      scanNested(s, fm, childByField(c, "body"), depth + 1, c);
     } else if (t == "decorated_definition") {
       std::vector<TSNode> decs = decoratorsOf(c);
       TSNode def = childByField(c, "definition");
       if (isNull(def)) continue;
       bool dsl = hasDslDecorator(s, fm, decs);
-      if (nodeType(def) == "class_definition" && dsl) scanClass(s, fm, def, decs);
-      else if (nodeType(def) == "function_definition" && dsl) addFunction(s, fm, def, decs, "", false, -1);
-      else if (nodeType(def) == "function_definition") scanNested(s, fm, childByField(def, "body"), depth + 1);
+      if (nodeType(def) == "class_definition" && dsl) scanClass(s, fm, def, decs, builder);
+      else if (nodeType(def) == "function_definition" && dsl) addFunction(s, fm, def, decs, "", false, -1, builder);
+      else if (nodeType(def) == "function_definition") scanNested(s, fm, childByField(def, "body"), depth + 1, def);
     }
   }
 }
@@ -248,7 +250,7 @@ void scanModuleStatements(FileScan& s, FileModel& fm, TSNode root) {
         if (!isNull(e) && nodeType(e) == "assignment") scanAssign(s, e);
       } else if (t == "function_definition") {
         addFunction(s, fm, c, {}, "", false, -1);
-        scanNested(s, fm, childByField(c, "body"), 1);
+        scanNested(s, fm, childByField(c, "body"), 1, c);
       } else if (t == "class_definition") {
         scanClass(s, fm, c, {});
       } else if (t == "decorated_definition") {
@@ -257,7 +259,7 @@ void scanModuleStatements(FileScan& s, FileModel& fm, TSNode root) {
         if (isNull(def)) continue;
         if (nodeType(def) == "function_definition") {
           addFunction(s, fm, def, decs, "", false, -1);
-          if (!hasDslDecorator(s, fm, decs)) scanNested(s, fm, childByField(def, "body"), 1);
+          if (!hasDslDecorator(s, fm, decs)) scanNested(s, fm, childByField(def, "body"), 1, def);
         } else if (nodeType(def) == "class_definition") {
           scanClass(s, fm, def, decs);
         }
@@ -381,6 +383,8 @@ void bindImports(Unit& unit, int file) {
 
 ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth) {
   if (depth > 32 || file < 0) return {};
+  if (unit.locals && unit.locals_file == file)
+    if (auto local = unit.locals->find(name); local != unit.locals->end()) return local->second;
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   auto it = s.assign_index.find(name);
   if (it != s.assign_index.end()) {
@@ -388,7 +392,11 @@ ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int dep
     if (s.state[i] == 2) return s.values[i];
     if (s.state[i] == 1) return {};  // a cycle: unknown
     s.state[i] = 1;
+    // A module constant is evaluated in module scope: a function's locals are not visible to it.
+    const auto* saved = unit.locals;
+    unit.locals = nullptr;
     ConstValue v = evalNode(unit, file, s.assigns[i].value, depth + 1);
+    unit.locals = saved;
     s.state[i] = 2;
     s.values[i] = v;
     return v;

@@ -264,5 +264,15 @@ TEST(MultiModuleEstimate, EntriesCalledInAMainLoopOverATupleTakeThatIterationsSh
   EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
 }
 
+// A @pl.program class built by a function for its caller's sizes (pypto's examples/models/05 to 09):
+// the builder's parameters take main()'s arguments (main's own locals evaluated), its locals follow,
+// and a kernel factory the builder calls with its locals makes a kernel of those sizes.
+TEST(MultiModuleEstimate, ProgramsBuiltByAFunctionTakeTheSizesTheirCallerPasses) {
+  fs::path dir = corpusFixture("built_program");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"exp_rows/Vec", 32768}, {"scale_rows/Vec", 32768}}));
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+}
+
 }  // namespace
 }  // namespace portcheck::multi_module_estimate_test
