@@ -277,6 +277,14 @@ struct Constant {
   bool imported = false;             // bound by a from-import of a sibling file
 };
 
+// A schedule knob declared next to the port, as Triton's autotune configs are: a module constant and
+// the values `port-check tune` may give it (`TUNABLES = {"ROW_TILE": (16, 32, 64)}`, docs/tune.md).
+struct Tunable {
+  std::string name;
+  Loc loc;                                       // the key
+  std::vector<std::pair<Number, Loc>> candidates;
+};
+
 struct ProgramClass {
   std::string name;
   Loc loc;
@@ -299,6 +307,7 @@ struct FileModel {
   std::unordered_map<std::string, std::string> pl_names;  // from pypto.language import x as y: y -> x
   std::vector<Import> imports;
   std::vector<Constant> constants;   // module-level numeric constants, in source order
+  std::vector<Tunable> tunables;     // the TUNABLES declaration of the file, if any
   std::vector<Function> functions;   // module-level functions and class methods, in source order
   std::vector<ProgramClass> programs;
 

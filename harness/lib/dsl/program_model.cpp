@@ -212,6 +212,31 @@ void nameKernels(Unit& unit) {
 
 namespace {
 
+// TUNABLES = {"NAME": (c1, c2, ...), ...}: string keys, each a tuple or list of candidates.
+void collectTunables(Unit& unit, int file) {
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  FileModel& fm = unit.files[static_cast<std::size_t>(file)];
+  auto it = s.assign_index.find("TUNABLES");
+  if (it == s.assign_index.end()) return;
+  TSNode dict = s.assigns[it->second].value;
+  if (isNull(dict) || nodeType(dict) != "dictionary") return;
+  for (TSNode pair : namedChildren(dict)) {
+    if (nodeType(pair) != "pair") continue;
+    TSNode key = childByField(pair, "key");
+    TSNode value = childByField(pair, "value");
+    if (isNull(key) || nodeType(key) != "string" || isNull(value)) continue;
+    Tunable t;
+    std::string_view quoted = s.tree.nodeText(key);
+    if (quoted.size() < 2) continue;
+    t.name = std::string(quoted.substr(1, quoted.size() - 2));
+    t.loc = locOf(*s.src, key);
+    if (nodeType(value) == "tuple" || nodeType(value) == "list")
+      for (TSNode c : namedChildren(value))
+        if (!isComment(c)) t.candidates.push_back({evalNode(unit, file, c, 0).number, locOf(*s.src, c)});
+    fm.tunables.push_back(std::move(t));
+  }
+}
+
 void collectConstants(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   FileModel& fm = unit.files[static_cast<std::size_t>(file)];
@@ -231,6 +256,7 @@ void collectConstants(Unit& unit, int file) {
     fm.constants.push_back(std::move(c));
   }
   std::reverse(fm.constants.begin(), fm.constants.end());
+  collectTunables(unit, file);
   for (const Import& imp : fm.imports) {
     if (!imp.from || imp.name == "*" || seen.count(imp.alias)) continue;
     auto b = s.bindings.find(imp.alias);

@@ -35,7 +35,7 @@ struct Expected {
 
 std::vector<Expected> expectations(const std::string& text) {
   std::vector<Expected> out;
-  static const std::regex kItem(R"((DSL\d{3})(?:@(\d+))?)");
+  static const std::regex kItem(R"(((?:DSL|TUNE)\d{3})(?:@(\d+))?)");
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {

@@ -18,7 +18,9 @@
 #include "lint/dsl/tile_op_outside_incore_check.h"
 #include "lint/dsl/tile_parameter_check.h"
 #include "lint/dsl/tile_row_alignment_check.h"
+#include "lint/dsl/tunable_division_check.h"
 #include "lint/dsl/unknown_pl_operation_check.h"
+#include "lint/dsl/unknown_tunable_check.h"
 #include "lint/dsl/unsupported_construct_check.h"
 
 namespace portcheck {
@@ -45,6 +47,8 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<SmallInnermostLoadCheck>());
     v.push_back(std::make_unique<MissingAnnotationCheck>());
     v.push_back(std::make_unique<StridedViewToKernelCheck>());
+    v.push_back(std::make_unique<UnknownTunableCheck>());
+    v.push_back(std::make_unique<TunableDivisionCheck>());
     return v;
   }();
   return kChecks;
