@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
                                                               "<workspace>/.port-check-cache)");
   doctor->add_option("--timeout", doctor_options.timeout_seconds, "Seconds one self-test run may take (default 600)")
       ->check(CLI::Range(1, 86400));
+  auto* tune = common(app.add_subcommand("tune", "Screen the configurations of a port's TUNABLES with the SRAM estimate"));
+  tune->add_option("paths", paths, "Projects (projects/<name>)");
   McpOptions mcp_options;
   auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
   mcp->add_option("--root", mcp_options.roots,
@@ -169,6 +171,7 @@ int main(int argc, char** argv) {
     if (*report) return runReport(options, report_options, paths, io);
     if (*doctor) return runDoctor(options, doctor_options, io);
     if (*mcp) return runMcp(options, mcp_options, std::cin, io);
+    if (*tune) return runTune(options, paths, io);
     std::cout << app.help();
     return kExitToolError;
   } catch (const std::exception& e) {

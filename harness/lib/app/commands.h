@@ -131,4 +131,8 @@ struct McpOptions {
 // port-check mcp [--root DIR]...: the Model Context Protocol server on stdin / stdout (docs/mcp.md).
 int runMcp(const CommonOptions& options, const McpOptions& mcp, std::istream& in, const Io& io);
 
+// port-check tune PROJECT...: the configurations of each port's TUNABLES screened by the SRAM estimate
+// (docs/tune.md): pruned over capacity, the rest ranked by the use of their binding space.
+int runTune(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io);
+
 }  // namespace portcheck

@@ -11,6 +11,7 @@
 //
 // Consumers: the DSL rules (lint/dsl/) and the SRAM estimator. Nothing here reports diagnostics.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -342,6 +343,10 @@ struct ProgramModel {
 FileModel buildFileModel(const SourceFile& file);
 // Builds the model of a unit: parses every file, resolves constants and functions imported from
 // sibling files (`from .incore import f`, `from incore import f`, `import incore`), then types.
-ProgramModel buildProgramModel(std::span<const SourceFile> files);
+// Module constants of the program set to other values, as `port-check tune` tries them: NAME -> value
+// for every file that assigns NAME at module level.
+using ConstantOverrides = std::map<std::string, std::int64_t>;
+
+ProgramModel buildProgramModel(std::span<const SourceFile> files, const ConstantOverrides* overrides = nullptr);
 
 }  // namespace portcheck::dsl

@@ -78,6 +78,7 @@ struct Unit {
   // the module's while `locals_file` is read; module constants never see them.
   const std::unordered_map<std::string, ConstValue>* locals = nullptr;
   int locals_file = -1;
+  const std::map<std::string, std::int64_t>* overrides = nullptr;  // module constants the tuner sets
   // Parameter types a bare `pl.Tensor` takes where the program specialises it: (file, function) ->
   // per parameter index the type (dtype, shape) of what the file's __main__ or a caller passes.
   std::map<std::pair<int, int>, std::vector<std::optional<TypeInfo>>> specialised;

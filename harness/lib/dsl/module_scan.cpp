@@ -388,6 +388,12 @@ ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int dep
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   auto it = s.assign_index.find(name);
   if (it != s.assign_index.end()) {
+    if (unit.overrides)
+      if (auto o = unit.overrides->find(name); o != unit.overrides->end()) {
+        ConstValue v;
+        v.number = Number::ofInt(o->second);
+        return v;
+      }
     std::size_t i = it->second;
     if (s.state[i] == 2) return s.values[i];
     if (s.state[i] == 1) return {};  // a cycle: unknown

@@ -293,8 +293,9 @@ void followReexports(Unit& unit, int file) {
 }  // namespace
 }  // namespace detail
 
-ProgramModel buildProgramModel(std::span<const SourceFile> files) {
+ProgramModel buildProgramModel(std::span<const SourceFile> files, const ConstantOverrides* overrides) {
   detail::Unit unit;
+  unit.overrides = overrides;
   unit.scans.resize(files.size());
   unit.files.resize(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {

@@ -1,0 +1,27 @@
+#pragma once
+// The estimator's verdict on one configuration, before any compile: the port rebuilt with the
+// configuration's constants and every kernel estimated. Over a space's capacity anywhere: pruned
+// (with the kernel and space that overflow). Otherwise the binding space, the one used most.
+#include <span>
+#include <string>
+
+#include "core/platform.h"
+#include "core/source_file.h"
+#include "tune/config_space.h"
+
+namespace portcheck::tune {
+
+struct Screened {
+  Config config;
+  bool fits = true;
+  std::string binding;        // "kernel/Space" used most (of its capacity)
+  double use = 0;             // that use, 0..1 (above 1 when it does not fit)
+  std::int64_t bytes = 0;     // its estimate
+  std::int64_t capacity = 0;
+  bool current = false;       // the port as it is
+  int kernels = 0;            // kernels estimated
+};
+
+Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform);
+
+}  // namespace portcheck::tune
