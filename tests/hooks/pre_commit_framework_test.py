@@ -31,6 +31,11 @@ def skip(message):
     sys.exit(SKIP)
 
 
+def last_line(result):
+    lines = (result.stderr or result.stdout or "").strip().splitlines()
+    return lines[-1] if lines else f"exit status {result.returncode}"
+
+
 def debian_pre_commit():
     if not os.access(DEBIAN_PRE_COMMIT, os.X_OK):
         skip(f"Debian's pre-commit is not installed ({DEBIAN_PRE_COMMIT}): apt install pre-commit "
@@ -49,17 +54,15 @@ def pypi_pre_commit(cache_dir):
         r = subprocess.run([sys.executable, "-m", "venv", venv], capture_output=True, text=True)
         if r.returncode != 0:
             shutil.rmtree(venv, ignore_errors=True)
-            skip(f"`{sys.executable} -m venv` failed (Debian: apt install python3-venv): "
-                 f"{(r.stderr or r.stdout).strip().splitlines()[-1:]}")
+            skip(f"`{sys.executable} -m venv` failed (Debian: apt install python3-venv): {last_line(r)}")
     r = subprocess.run([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--quiet",
                         "--disable-pip-version-check", "--timeout", "20", "--retries", "1",
                         "--upgrade", "pre-commit"], capture_output=True, text=True)
     if r.returncode != 0:
-        last = (r.stderr or r.stdout).strip().splitlines()[-1:]
         if os.path.exists(exe):
-            print(f"note: could not upgrade pre-commit from PyPI, using the cached one: {last}")
+            print(f"note: could not upgrade pre-commit from PyPI, using the cached one: {last_line(r)}")
             return exe
-        skip(f"could not install pre-commit from PyPI into {venv} (no network or no PyPI?): {last}")
+        skip(f"could not install pre-commit from PyPI into {venv} (no network or no PyPI?): {last_line(r)}")
     open(stamp, "w").close()
     return exe
 
@@ -102,6 +105,7 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--cache-dir", required=True)
     args = ap.parse_args()
+    args.cache_dir = os.path.abspath(args.cache_dir)
     os.makedirs(args.cache_dir, exist_ok=True)
     pre_commit = debian_pre_commit() if args.pre_commit == "debian" else pypi_pre_commit(args.cache_dir)
     version = subprocess.run([pre_commit, "--version"], capture_output=True, text=True).stdout.strip()

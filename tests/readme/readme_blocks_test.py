@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--version", required=True)
     args = ap.parse_args()
+    args.build_dir, args.source_dir = os.path.abspath(args.build_dir), os.path.abspath(args.source_dir)
     readme = os.path.join(args.source_dir, "README.md")
     failures = []
 
