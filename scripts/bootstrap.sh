@@ -8,6 +8,10 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev libgit2-dev libtinyxml2-dev nlohmann-json3-dev libgtest-dev libtree-sitter-dev libmimalloc-dev libxxhash-dev
   clang-19 python3 python3-jsonschema
+  # The pre-commit framework test runs Debian's pre-commit and the newest from PyPI in a venv.
+  pre-commit python3-venv
+  # The man page is help2man's rendering of port-check --help (packaging/).
+  help2man
   # Plain torch for the tests that run goldens without PyPTO (the run adapter against its stand-in,
   # the pypto-lib blocks' reference math); they skip without it. The simulator needs torch >= 2.3,
   # which lives in a virtual environment outside the tree (docs/doctor.md), not here.

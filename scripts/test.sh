@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs, builds and runs the whole test suite through ctest (this is what CI runs), then runs it
-# again under AddressSanitizer and UndefinedBehaviorSanitizer: a clang-19 build in build-sanitize/ that
-# also builds the libFuzzer targets of fuzz/ and runs each for PORTCHECK_FUZZ_SECONDS. About 13 minutes
+# Installs, builds and runs the whole test suite through ctest (this is what CI runs), packages the
+# build as a .deb and checks that apt installs it and it runs, then runs the suite again under
+# AddressSanitizer and UndefinedBehaviorSanitizer: a clang-19 build in build-sanitize/ that also
+# builds the libFuzzer targets of fuzz/ and runs each for PORTCHECK_FUZZ_SECONDS. About 13 minutes
 # on two cores from a fresh clone (docs/robustness.md).
 #   BUILD_DIR           the normal build (default build)
 #   SANITIZE_BUILD_DIR  the sanitizer + fuzz build (default build-sanitize)
@@ -12,6 +13,10 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 scripts/build.sh -DPORTCHECK_TESTS=ON
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc)" --timeout 600)
+# The Debian package of this build (stripped, as a Release package is; a separate Release build would
+# take minutes), installed with apt, run and removed again.
+deb=$(PACKAGE_BUILD_DIR=${BUILD_DIR:-build} scripts/package.sh)
+scripts/deb_install_check.sh "$deb"
 
 [ "${PORTCHECK_SANITIZE:-1}" = 1 ] || exit 0
 # -O1 (what the sanitizers are meant for) and line tables only: cheaper to build than -O2 -g, exact file:line in reports.
