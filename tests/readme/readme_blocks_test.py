@@ -3,7 +3,8 @@
 the install block installs a port-check that runs (into a DESTDIR staging folder, with `sudo`
 dropped and `build` meaning this build); with that port-check on PATH, the git-hook block installs a
 hook that passes a clean port and blocks a broken one; the GitHub Actions block's lint command writes
-the SARIF log its upload step names. The .deb file names in README carry the current version.
+the SARIF log its upload step names; the .mcp.json block names a server that answers an MCP initialize.
+The .deb file names in README carry the current version.
 (The pre-commit-config block is run by tests/hooks/pre_commit_framework_test.py.)"""
 import argparse
 import json
@@ -103,6 +104,18 @@ def main():
             expect(f"github-actions block: `{lint[0]}` writes the SARIF 2.1.0 log {sarif.group(1)}",
                    rc in (0, 1) and log.get("version") == "2.1.0"
                    and log["runs"][0]["tool"]["driver"]["name"] == "port-check", out)
+
+        # The .mcp.json block starts a server that answers an MCP initialize.
+        servers = json.loads(readme_block(readme, "mcp-config"))["mcpServers"]
+        server = servers.get("port-check", {})
+        command = [binary if server.get("command") == "port-check" else server.get("command", ""), *server.get("args", [])]
+        hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                       "clientInfo": {"name": "readme", "version": "0"}}})
+        r = subprocess.run(command, input=hello + "\n", cwd=repo, capture_output=True, text=True, timeout=60)
+        reply = json.loads(r.stdout.splitlines()[0]) if r.stdout.strip() else {}
+        expect("mcp-config block: the server it names answers initialize",
+               reply.get("result", {}).get("serverInfo", {}).get("name") == "port-check", r.stdout + r.stderr)
 
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0
