@@ -125,6 +125,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 86400));
   auto* tune = common(app.add_subcommand("tune", "Screen the configurations of a port's TUNABLES with the SRAM estimate"));
   tune->add_option("paths", paths, "Projects (projects/<name>)");
+  TuneOptions tune_options;
+  tune->add_flag("--no-compile{false}", tune_options.compile, "Screen with the SRAM estimate only");
+  tune->add_option("--max-compiles", tune_options.max_compiles, "Survivors compiled, best-ranked first (default 16)")
+      ->check(CLI::Range(1, 256));
+  tune->add_option("--timeout", tune_options.timeout_seconds, "Seconds one compile may take (default 300)")
+      ->check(CLI::Range(1, 86400));
+  tune->add_option("--cache-dir", tune_options.cache_dir, "Folder of the configurations' copies and the compile cache");
   McpOptions mcp_options;
   auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
   mcp->add_option("--root", mcp_options.roots,
@@ -171,7 +178,7 @@ int main(int argc, char** argv) {
     if (*report) return runReport(options, report_options, paths, io);
     if (*doctor) return runDoctor(options, doctor_options, io);
     if (*mcp) return runMcp(options, mcp_options, std::cin, io);
-    if (*tune) return runTune(options, paths, io);
+    if (*tune) return runTune(options, tune_options, paths, io);
     std::cout << app.help();
     return kExitToolError;
   } catch (const std::exception& e) {

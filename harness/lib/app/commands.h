@@ -132,7 +132,14 @@ struct McpOptions {
 int runMcp(const CommonOptions& options, const McpOptions& mcp, std::istream& in, const Io& io);
 
 // port-check tune PROJECT...: the configurations of each port's TUNABLES screened by the SRAM estimate
-// (docs/tune.md): pruned over capacity, the rest ranked by the use of their binding space.
-int runTune(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io);
+// (docs/tune.md): pruned over capacity; the best survivors compiled in copies of the port when the
+// toolchain is found, ranked on the compiler's figures.
+struct TuneOptions {
+  bool compile = true;                   // --no-compile: the estimate's screening only
+  std::size_t max_compiles = 16;         // --max-compiles: the best-ranked survivors compiled
+  std::optional<int> timeout_seconds;    // --timeout: per compile
+  std::optional<std::string> cache_dir;  // --cache-dir
+};
+int runTune(const CommonOptions& options, const TuneOptions& tune, const std::vector<std::string>& paths, const Io& io);
 
 }  // namespace portcheck

@@ -20,6 +20,15 @@ struct Screened {
   std::int64_t capacity = 0;
   bool current = false;       // the port as it is
   int kernels = 0;            // kernels estimated
+  // The compiler's verdict, for a configuration that fits and was compiled (tune_command.cpp).
+  bool compiled = false;
+  std::string status;         // the compile's status: ok, compile_error, ... ("" = not compiled)
+  bool cached = false;        // replayed from the compile cache
+  int errors = 0;             // error findings of the compile
+  int hints = 0;              // the compiler's performance hints (PERF001)
+  std::string actual_binding; // "kernel/Space" the compiler's figures fill most
+  double actual_use = 0;
+  std::int64_t actual_bytes = 0;
 };
 
 Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform);

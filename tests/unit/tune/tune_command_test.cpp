@@ -7,6 +7,7 @@
 #include "app/commands.h"
 #include "test_support.h"
 #include "tune/config_space.h"
+#include "tune/config_tree.h"
 
 namespace portcheck {
 namespace {
@@ -42,9 +43,11 @@ struct TuneWorkspace {
     ws.write("projects/p/pypto_src/golden.py", "RTOL = 1e-5\n");
     ws.write("projects/p/pypto_src/incore.py", kIncore);
   }
-  test::CommandResult tune(Format f, std::vector<std::string> paths) {
+  test::CommandResult tune(Format f, std::vector<std::string> paths, bool compile = false) {
     auto o = test::optionsIn(ws.path(), f);
-    return test::runInProcess([&](const Io& io) { return runTune(o, paths, io); });
+    TuneOptions t;
+    t.compile = compile;
+    return test::runInProcess([&](const Io& io) { return runTune(o, t, paths, io); });
   }
 };
 
@@ -67,13 +70,13 @@ TEST(TuneCommand, PrunesOverCapacityAndRanksTheRestByTheirBindingSpace) {
   EXPECT_EQ(j["compiled"], 0);
 }
 
-TEST(TuneCommand, TextSaysWhatWasPrunedAndWhatIsNotBuiltYet) {
+TEST(TuneCommand, TextSaysWhatWasPrunedAndWhyNothingWasCompiled) {
   TuneWorkspace t;
   auto r = t.tune(Format::Text, {"projects/p"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("ROW_TILE=32 (now)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("pruned      exp_rows/Vec 262144 of 188416"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 of 4 pruned by the estimate, 0 compiled"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PRUNED exp_rows/Vec 262144 (139.1%)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 of 4 pruned by the estimate, 0 compiled (--no-compile)"), std::string::npos) << r.out;
 }
 
 TEST(TuneCommand, APortWithoutTunablesOrNoProjectIsAToolError) {
@@ -85,6 +88,42 @@ TEST(TuneCommand, APortWithoutTunablesOrNoProjectIsAToolError) {
   EXPECT_NE(r.out.find("no TUNABLES declaration"), std::string::npos) << r.out;
   EXPECT_EQ(t.tune(Format::Text, {}).exit_code, 2);
   EXPECT_EQ(t.tune(Format::Text, {"projects/nowhere"}).exit_code, 2);
+}
+
+// With a toolchain (here the stand-in compiler, tests/fixtures/compile/fake-python.sh), every survivor
+// is compiled in its own copy of the port, the constant set in it; the pruned ones are not compiled.
+TEST(TuneCommand, CompilesEachSurvivorInACopyOfThePort) {
+  TuneWorkspace t;
+  t.ws.write("pypto/python/pypto/__init__.py", "");
+  t.ws.write("projects/p/pypto_src/FAKE_MODE", "ok\n");
+  auto o = test::optionsIn(t.ws.path(), Format::Json);
+  o.toolchain.pypto = (t.ws / "pypto").string();
+  o.toolchain.python = test::fakeCompilePython();
+  TuneOptions opts;
+  auto r = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out)["projects"][0];
+  EXPECT_EQ(j["compiled"], 3);
+  for (const auto& c : j["configs"]) {
+    bool fits = c["verdict"] == "fits";
+    EXPECT_EQ(c.contains("compile"), fits) << c.dump();
+    if (fits) EXPECT_EQ(c["compile"]["status"], "ok") << c.dump();
+  }
+  // The copies hold the configuration's value; the user's file keeps its own.
+  std::string copy = test::readFile(t.ws / ".port-check-cache/tune/p" /
+                                    std::filesystem::directory_iterator(t.ws / ".port-check-cache/tune/p")->path().filename() /
+                                    "projects/p/pypto_src/incore.py");
+  EXPECT_NE(copy.find("ROW_TILE = "), std::string::npos);
+  EXPECT_NE(test::readFile(t.ws / "projects/p/pypto_src/incore.py").find("ROW_TILE = 32\n"), std::string::npos);
+}
+
+TEST(TuneTree, SetsTheLastModuleAssignmentOfTheConstant) {
+  EXPECT_EQ(*tune::withConstant("A = 1\nROW_TILE = 32  # rows\nB = 2\n", "ROW_TILE", 64),
+            "A = 1\nROW_TILE = 64  # rows\nB = 2\n");
+  EXPECT_EQ(*tune::withConstant("ROW_TILE: int = 32", "ROW_TILE", 16), "ROW_TILE: int = 16");
+  EXPECT_EQ(*tune::withConstant("ROW_TILE = 8\nROW_TILE = 32\n", "ROW_TILE", 16), "ROW_TILE = 8\nROW_TILE = 16\n");
+  EXPECT_FALSE(tune::withConstant("MY_ROW_TILE = 32\n    ROW_TILE = 4\n", "ROW_TILE", 16));  // not module level
+  EXPECT_FALSE(tune::withConstant("COLS = 256\n", "ROW_TILE", 16));
 }
 
 TEST(TuneGrid, EveryCombinationInDeclarationOrderUpToTheLimit) {
