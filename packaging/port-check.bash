@@ -6,6 +6,11 @@ _port_check_section() {
   awk -v title="$2:" '$0 == title { s = 1; next } /^[^ ]/ || /^$/ { s = 0 } s' <<<"$1"
 }
 
+# Prints "NAME<TAB>LINE" for each name of each option line (-o,--output TEXT -> -o and --output).
+_port_check_options() {
+  awk '{ n = split($1, names, ","); for (i = 1; i <= n; i++) { sub(/\{.*/, "", names[i]); print names[i] "\t" $0 } }' <<<"$1"
+}
+
 _port_check() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
   local cmd=("${COMP_WORDS[0]}") help subs i
@@ -24,7 +29,7 @@ _port_check() {
   # The value of an option: its choices (TEXT:{a,b}), else files (complete -o default).
   if [[ $prev == -* ]]; then
     local line
-    line=$(awk -v opt="$prev" '{ split($1, names, ","); for (n in names) { sub(/\{.*/, "", names[n]); if (names[n] == opt) print } }' <<<"$options")
+    line=$(_port_check_options "$options" | awk -F '\t' -v opt="$prev" '$1 == opt { print $2 }')
     if [[ $line =~ :\{([^}]*)\} ]]; then
       COMPREPLY=($(compgen -W "${BASH_REMATCH[1]//,/ }" -- "$cur"))
       return
@@ -32,13 +37,14 @@ _port_check() {
     [[ $line =~ ^\ +[^\ ]+\ +[A-Z]+([\ :]|$) ]] && return
   fi
   if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$(awk '{ n = split($1, names, ","); for (i = 1; i <= n; i++) { sub(/\{.*/, "", names[i]); print names[i] } }' <<<"$options")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_port_check_options "$options" | cut -f1)" -- "$cur"))
     return
   fi
   # Subcommands, and positional words listed as "a | b | c" (hook install | uninstall | run).
   local words
   words=$(_port_check_section "$help" Subcommands | awk '{ print $1 }')
-  words+=" "$(_port_check_section "$help" Positionals | sed -nE 's/^ +[^ ]+ [A-Z ."]+ +([a-z-]+( \| [a-z-]+)+) *$/\1/p' | tr -d '|')
+  words+=" "$(_port_check_section "$help" Positionals |
+    sed -nE 's/^ +[^ ]+ [A-Z ."]+ +([a-z-]+( \| [a-z-]+)+) *$/\1/p' | tr -d '|')
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
 }
 complete -o default -F _port_check port-check

@@ -73,7 +73,8 @@ def main():
                    and all(f"\n{sub}\n" in text for sub in ("lint", "check", "hook", "rules", "doctor")),
                    text[:2000] or "missing")
         else:
-            print("note: the man page is not checked: this build has none (help2man was not found)")
+            print("note: the man page is not checked: this build makes none "
+                  "(no help2man, or a sanitizer or fuzz build)")
 
         completion = os.path.join(stage, "usr", "share", "bash-completion", "completions", "port-check")
         expect("usr/share/bash-completion/completions/port-check is installed", os.path.isfile(completion))

@@ -82,7 +82,8 @@ def main():
         run(["git", "init", "-q"], repo)
 
         rc, out = run("set -e\n" + readme_block(readme, "git-hook"), repo, shell=True)
-        expect("git-hook block installs the hook", rc == 0 and os.path.exists(os.path.join(repo, ".git", "hooks", "pre-commit")), out)
+        expect("git-hook block installs the hook",
+               rc == 0 and os.path.exists(os.path.join(repo, ".git", "hooks", "pre-commit")), out)
         run(["git", "add", "-A"], repo)
         rc, out = run(["git", "commit", "-q", "-m", "clean"], repo)
         expect("git-hook block: a clean port commits", rc == 0, out)
