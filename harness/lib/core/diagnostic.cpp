@@ -21,6 +21,7 @@ std::string_view toString(Stage s) {
     case Stage::Runtime: return "runtime";
     case Stage::Golden: return "golden";
     case Stage::Tool: return "tool";
+    case Stage::Ledger: return "ledger";
   }
   return "tool";
 }
@@ -33,7 +34,8 @@ std::optional<Severity> parseSeverity(std::string_view t) {
 }
 
 std::optional<Stage> parseStage(std::string_view t) {
-  for (Stage s : {Stage::Lint, Stage::Estimator, Stage::Compiler, Stage::Runtime, Stage::Golden, Stage::Tool})
+  for (Stage s :
+       {Stage::Lint, Stage::Estimator, Stage::Compiler, Stage::Runtime, Stage::Golden, Stage::Tool, Stage::Ledger})
     if (toString(s) == t) return s;
   return std::nullopt;
 }

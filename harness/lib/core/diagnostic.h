@@ -9,8 +9,9 @@
 namespace portcheck {
 
 enum class Severity { Info = 0, Warning = 1, Error = 2 };
-// Which stage produced a finding. Tool = port-check itself could not do something (a stage skipped).
-enum class Stage { Lint, Estimator, Compiler, Runtime, Golden, Tool };
+// Which stage produced a finding. Tool = port-check itself could not do something (a stage skipped);
+// Ledger = the attempt ledger's loop rules (docs/ledger.md), which read past attempts, not the source.
+enum class Stage { Lint, Estimator, Compiler, Runtime, Golden, Tool, Ledger };
 
 std::string_view toString(Severity s);
 std::string_view toString(Stage s);
