@@ -88,6 +88,8 @@ int main(int argc, char** argv) {
                     "Compile cache and output folders (default: <workspace>/.port-check-cache)");
     sub->add_flag("--no-cache", compile_options.no_cache,
                   "Always run the compiler and lint afresh; do not replay a cached result");
+    sub->add_flag("--no-ledger", compile_options.no_ledger,
+                  "Do not record this attempt in the projects' ledgers (projects/<name>/.port-check/ledger.jsonl)");
   }
   auto* report = common(app.add_subcommand("report", "Print the SRAM table and advice, write an HTML report"));
   report->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");

@@ -24,6 +24,7 @@ struct CompileOptions {
   std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
   bool no_cache = false;                 // --no-cache: always compile (the result is still stored)
   bool run = false;                      // check --run: also the run stage (docs/run-stage.md)
+  bool no_ledger = false;                // --no-ledger: do not record the attempt (docs/ledger.md)
 };
 
 // port-check check PATH...: every stage that can run (lint, then compile when the toolchain is found;

@@ -4,6 +4,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/record_attempts.h"
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "core/elapsed.h"
@@ -134,7 +135,7 @@ int runToolchainCommand(const std::string& command, StageRunner stage, const Com
   for (const fs::path& f : targets.files) report.run.files.push_back(session.workspace.relative(f));
   stage(report, session, options, compile, targets, io, /*required=*/true);
   report.run.seconds = secondsSince(start);
-  return emitAndExit(report, session, options, io);
+  return recordEmitAndExit(report, session, options, io, targets, command, compile.no_ledger);
 }
 
 }  // namespace portcheck

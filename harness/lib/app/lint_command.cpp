@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/record_attempts.h"
 #include "app/run_stage_runner.h"
 #include "clangcheck/kernel_compile.h"
 #include "compiler/compile_cache.h"
@@ -75,7 +76,8 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
   if (compile.run) runInto(report, session, options, compile, targets, io, /*required=*/false);
   else compileInto(report, session, options, compile, targets, io, /*required=*/false);
   report.run.seconds = secondsSince(start);
-  return emitAndExit(report, session, options, io);
+  return recordEmitAndExit(report, session, options, io, targets, compile.run ? "check --run" : "check",
+                           compile.no_ledger);
 }
 
 int runNotBuilt(const std::string& command, const Io& io) {

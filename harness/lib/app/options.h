@@ -73,5 +73,9 @@ bool writeCommandOutput(const std::string& text, const CommonOptions& options, c
 
 // Fills run metadata, finalizes, emits to --output or io.out and returns the exit status.
 int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io);
+// emitAndExit in two steps, for commands that add to a complete report (the attempt ledger):
+// configuration problems, run metadata, finalize; then emit and return the exit status.
+void completeReport(Report& report, const Session& session);
+int emitCompleted(const Report& report, const Session& session, const CommonOptions& options, const Io& io);
 
 }  // namespace portcheck

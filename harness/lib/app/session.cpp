@@ -80,13 +80,21 @@ bool writeCommandOutput(const std::string& text, const CommonOptions& options, c
   return false;
 }
 
-int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
+void completeReport(Report& report, const Session& session) {
   report.append(session.config_problems);
   report.run.tool_version = PORTCHECK_VERSION;
   report.run.catalogue_version = Catalogue::builtin().version();
   report.run.platform = std::string(toString(session.platform));
   report.run.toolchain = session.toolchain.describeFor(session.workspace.root);
   report.finalize();
+}
+
+int emitAndExit(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
+  completeReport(report, session);
+  return emitCompleted(report, session, options, io);
+}
+
+int emitCompleted(const Report& report, const Session& session, const CommonOptions& options, const Io& io) {
   EmitOptions eo;
   eo.color = useColor(options, io);
   eo.doc_base_url = options.doc_base_url;

@@ -1,6 +1,8 @@
 // Nothing port-check does changes a user's sources, git index or working tree: the tree (every file's
 // bytes and mode, .git included) and `git status` are the same before and after lint, lint --staged,
-// check, compile (stand-in compiler), report, hook run, rules and --version. The writing commands
+// check, compile (stand-in compiler), report, hook run, rules and --version. Besides its cache, check
+// and compile write only each project's attempt ledger, projects/<name>/.port-check/, which hides
+// itself from git. The writing commands
 // (new, hook install, skills install) refuse to overwrite without --force: tested in
 // skills/scaffold_test.cpp, git/hook_install_test.cpp and skills/skill_install_test.cpp.
 #include <gtest/gtest.h>
@@ -36,7 +38,8 @@ TEST(ReadOnly, NoCommandButTheWritingOnesTouchesTheWorkingTreeOrIndex) {
                                 test::quoted(test::fakeCompilePython()) + " ";
 
   const std::string status = repo.run("git status --porcelain=v1 --untracked-files=all").out;  // refreshes the index
-  const auto before = test::treeSnapshot(repo.root(), {".port-check-cache"});
+  const std::vector<std::string> own = {".port-check-cache", "projects/p/.port-check", "projects/q/.port-check"};
+  const auto before = test::treeSnapshot(repo.root(), own);
 
   for (const std::string& args :
        {std::string("lint projects"), std::string("lint --staged"), std::string("lint --format sarif projects/p"),
@@ -45,7 +48,7 @@ TEST(ReadOnly, NoCommandButTheWritingOnesTouchesTheWorkingTreeOrIndex) {
     test::Shell r = repo.portCheck(args);
     EXPECT_NE(r.exit_code, -1) << args;
     EXPECT_LE(r.exit_code, 2) << args << "\n" << r.out;
-    auto after = test::treeSnapshot(repo.root(), {".port-check-cache"});
+    auto after = test::treeSnapshot(repo.root(), own);
     for (const auto& [path, hash] : before) {
       auto it = after.find(path);
       if (it == after.end()) ADD_FAILURE() << "`port-check " << args << "` removed " << path;
@@ -54,8 +57,9 @@ TEST(ReadOnly, NoCommandButTheWritingOnesTouchesTheWorkingTreeOrIndex) {
     for (const auto& [path, hash] : after)
       if (!before.count(path)) ADD_FAILURE() << "`port-check " << args << "` created " << path;
   }
-  // The cache folder port-check did create hides itself from git.
+  // The cache and ledger folders port-check did create hide themselves from git.
   EXPECT_TRUE(fs::exists(repo.root() / ".port-check-cache"));
+  EXPECT_TRUE(fs::exists(repo.root() / "projects/p/.port-check/ledger.jsonl"));
   EXPECT_EQ(repo.run("git status --porcelain=v1 --untracked-files=all").out, status);
 }
 
