@@ -91,6 +91,12 @@ int main(int argc, char** argv) {
     sub->add_flag("--no-ledger", compile_options.no_ledger,
                   "Do not record this attempt in the projects' ledgers (projects/<name>/.port-check/ledger.jsonl)");
   }
+  LedgerOptions ledger_options;
+  auto* ledger = common(app.add_subcommand(
+      "ledger", "Print the attempts check, compile and run recorded for a project, with the loop rules"));
+  ledger->add_option("project", ledger_options.project, "The project (projects/<name>)")->required();
+  ledger->add_flag("--markdown", ledger_options.markdown, "Print the table as Markdown, for PORTING.md");
+  ledger->add_option("--last", ledger_options.last, "Show only the newest N attempts")->check(CLI::Range(1, 100000));
   auto* report = common(app.add_subcommand("report", "Print the SRAM table and advice, write an HTML report"));
   report->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
   ReportOptions report_options;
@@ -178,6 +184,7 @@ int main(int argc, char** argv) {
     if (*skills_install) return runSkillsInstall(options, skills_options, io);
     if (*hook) return runHook(options, hook_options, io);
     if (*report) return runReport(options, report_options, paths, io);
+    if (*ledger) return runLedger(options, ledger_options, io);
     if (*doctor) return runDoctor(options, doctor_options, io);
     if (*mcp) return runMcp(options, mcp_options, std::cin, io);
     if (*tune) return runTune(options, tune_options, paths, io);

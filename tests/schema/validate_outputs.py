@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Runs port-check on a scratch workspace with findings of every kind and validates the JSON
-report against docs/schema/port-check-report.schema.json and the SARIF log against the SARIF
-2.1.0 schema. Prints '<n> passed, <m> failed' and exits non-zero on any failure."""
+report against docs/schema/port-check-report.schema.json, the SARIF log against the SARIF 2.1.0
+schema, and `port-check ledger --format json` and the ledger's records (ledger.jsonl lines, folded
+past a bound of 2) against docs/schema/port-check-ledger.schema.json. Prints '<n> passed,
+<m> failed' and exits non-zero on any failure."""
 import argparse
 import json
 import os
@@ -25,13 +27,47 @@ def make_workspace(root):
     write("projects/broken/pypto_src/kernel.cpp", "void k( {\n")
     write("projects/clean/pypto_src/golden.py", "RTOL = 1e-5\n")
     write("projects/odd name/pypto_src/golden.py", "x = 'caf\u00e9'\n")
+    # A small bound, so the checks below fold the oldest attempts into a summary record.
+    write("port-check.json", '{"options": {"ledger.max_attempts": 2}}\n')
 
 
-def run(binary, cwd, fmt, paths):
-    proc = subprocess.run([binary, "check", "--format", fmt, *paths], cwd=cwd, capture_output=True, text=True)
+def run(binary, cwd, fmt, paths, command="check"):
+    proc = subprocess.run([binary, command, "--format", fmt, *paths], cwd=cwd, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"port-check exited {proc.returncode}: {proc.stderr}")
     return json.loads(proc.stdout)
+
+
+def ledger_validator_for(ledger_schema, report_schema):
+    """The ledger schema refers to the report schema's diagnostic by its file name."""
+    try:
+        from referencing import Registry, Resource
+        registry = Registry().with_resource("port-check-report.schema.json", Resource.from_contents(report_schema))
+        return jsonschema.Draft7Validator(ledger_schema, registry=registry)
+    except ImportError:
+        resolver = jsonschema.RefResolver.from_schema(
+            ledger_schema, store={"port-check-report.schema.json": report_schema})
+        return jsonschema.Draft7Validator(ledger_schema, resolver=resolver)
+
+
+def record_errors(ledger_schema, report_schema, ledger_file):
+    """Each line of ledger.jsonl against the schema's attempt or summary record."""
+    def validator_of(definition):
+        schema = {"$id": ledger_schema["$id"], "definitions": ledger_schema["definitions"],
+                  "allOf": [{"$ref": "#/definitions/" + definition}]}
+        return ledger_validator_for(schema, report_schema)
+    validators = {kind: validator_of(kind) for kind in ("attempt", "summary")}
+    errors = []
+    kinds = set()
+    with open(ledger_file, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            record = json.loads(line)
+            kinds.add(record.get("kind"))
+            validator = validators["summary" if record.get("kind") == "summary" else "attempt"]
+            errors += [f"line {number}: {e.message}" for e in validator.iter_errors(record)]
+    if kinds != {"attempt", "summary"}:
+        errors.append(f"expected attempt and summary records, got {sorted(k for k in kinds if k)}")
+    return errors
 
 
 def main():
@@ -40,14 +76,19 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--sarif-schema", required=True)
     ap.add_argument("--report-schema", required=True)
+    ap.add_argument("--ledger-schema", required=True)
     args = ap.parse_args()
 
     with open(args.sarif_schema, encoding="utf-8") as f:
         sarif_schema = json.load(f)
     with open(args.report_schema, encoding="utf-8") as f:
         report_schema = json.load(f)
+    with open(args.ledger_schema, encoding="utf-8") as f:
+        ledger_schema = json.load(f)
     jsonschema.Draft4Validator.check_schema(sarif_schema)
     jsonschema.Draft7Validator.check_schema(report_schema)
+    jsonschema.Draft7Validator.check_schema(ledger_schema)
+    ledger_validator = ledger_validator_for(ledger_schema, report_schema)
 
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="port-check-schema-") as ws:
@@ -63,6 +104,23 @@ def main():
             errors = sorted(validator_cls(schema).iter_errors(doc), key=lambda e: list(e.path))
             if fmt == "json" and paths == ["projects"] and not doc["diagnostics"]:
                 errors.append("expected findings, got none")
+            if errors:
+                failed += 1
+                print(f"FAIL {name}")
+                for e in errors[:10]:
+                    print(f"  {getattr(e, 'message', e)} at {list(getattr(e, 'path', []))}")
+            else:
+                passed += 1
+                print(f"ok   {name}")
+        # The checks above recorded attempts of projects/clean (three, bounded to two: one folded).
+        cases = [
+            ("ledger json of a project with attempts", lambda: list(ledger_validator.iter_errors(
+                run(args.port_check, ws, "json", ["projects/clean"], command="ledger")))),
+            ("ledger records (attempts and a folded summary)", lambda: record_errors(
+                ledger_schema, report_schema, os.path.join(ws, "projects/clean/.port-check/ledger.jsonl"))),
+        ]
+        for name, validate in cases:
+            errors = validate()
             if errors:
                 failed += 1
                 print(f"FAIL {name}")

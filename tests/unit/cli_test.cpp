@@ -17,7 +17,7 @@ TEST(Cli, VersionNamesToolCatalogueAndToolchain) {
 
 TEST(Cli, HelpExistsOnEveryLevel) {
   test::TempDir ws;
-  for (const char* sub : {"", "lint ", "check ", "compile ", "report ", "rules ", "new ", "hook ", "skills "}) {
+  for (const char* sub : {"", "lint ", "check ", "compile ", "report ", "ledger ", "rules ", "new ", "hook ", "skills "}) {
     auto r = test::runBinary(std::string(sub) + "--help", ws.path());
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_NE(r.out.find("--format"), std::string::npos) << sub << r.out;

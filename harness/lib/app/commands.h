@@ -42,6 +42,16 @@ int runCompile(const CommonOptions& options, const CompileOptions& compile, cons
 int runRun(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
            const Io& io);
 
+struct LedgerOptions {
+  std::string project;       // projects/<name>
+  bool markdown = false;     // --markdown: the table as Markdown, for PORTING.md
+  std::optional<int> last;   // --last N: only the newest N attempts
+};
+// port-check ledger PROJECT [--markdown] [--last N]: the attempts check, compile and run recorded for
+// the project (docs/ledger.md): change, result, golden and SRAM per attempt, with the loop rules
+// (LOOP) each attempt raised. Text, --format json or --markdown.
+int runLedger(const CommonOptions& options, const LedgerOptions& ledger, const Io& io);
+
 struct RulesOptions {
   std::string id;         // explain one rule
   bool markdown = false;  // print docs/rules.md
