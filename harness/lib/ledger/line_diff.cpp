@@ -19,7 +19,8 @@ std::vector<Hunk> diffLines(std::string_view before, std::string_view after) {
   std::vector<Hunk> hunks;
   if (before == after) return hunks;
   git::ensureLibgit2();
-  git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+  git_diff_options options;
+  git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
   options.context_lines = 0;
   options.interhunk_lines = 0;
   options.flags = GIT_DIFF_FORCE_TEXT;  // sources with a stray NUL are still diffed by line
