@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
+#include "golden/run_workspace.h"
 #include "ledger/attempt_json.h"
 #include "test_support.h"
 
@@ -122,6 +123,37 @@ TEST(LedgerCommand, ALoopFindingShowsInTheCheckThatRaisedIt) {
     }
   EXPECT_EQ(loop004, 1) << j["diagnostics"].dump();
   EXPECT_EQ(r.exit_code, 1);  // the DSL111 errors; the warning alone would not fail
+}
+
+TEST(LedgerCommand, RunsRecordTheGoldenVerdictAndABrokenGoldenIsARegression) {
+  // The run stage against the stand-in compiler and runtime (tests/fixtures/run/fake-run-python.sh),
+  // which answers with the recorded result FAKE_RUN names.
+  test::CliWorkspace c;
+  c.project("softmax", "wrong_axis");
+  auto attempt = [&](const std::string& fake_run, const std::string& golden_comment) {
+    c.ws.write("projects/softmax/pypto_src/FAKE_RUN", fake_run + "\n");
+    c.ws.write("projects/softmax/pypto_src/golden.py", "x = 1\n" + golden_comment);
+    return test::runBinary("run --format json " + c.args() + "projects/softmax", c.ws.path());
+  };
+  EXPECT_EQ(attempt("wrong_axis", "").exit_code, 1);
+  EXPECT_EQ(attempt("pass", "# the reduction axis fixed\n").exit_code, 0);
+  auto third = attempt("wrong_axis", "# broken again\n");
+  EXPECT_NE(third.out.find("the golden passed in attempt 2 and fails now (its change: golden.py line 2)"),
+            std::string::npos)
+      << third.out;
+
+  nlohmann::json j = nlohmann::json::parse(test::runBinary("ledger --format json projects/softmax", c.ws.path()).out);
+  ASSERT_EQ(j["attempts"].size(), 3u);
+  const nlohmann::json& failed = j["attempts"][0];
+  EXPECT_EQ(failed["command"], "run");
+  EXPECT_EQ(failed["golden"]["status"], "failed");
+  EXPECT_EQ(failed["golden"]["rule"], "GOLD001");
+  EXPECT_EQ(failed["golden"]["outputs"][0]["mismatches"], 23878);
+  EXPECT_TRUE(failed["golden"]["max_abs_err"].is_number());
+  EXPECT_EQ(j["attempts"][1]["golden"]["status"], "passed");
+  EXPECT_EQ(j["attempts"][1]["cells"]["golden"], "passed (a2a3sim)");
+  EXPECT_EQ(j["attempts"][2]["loop"][0]["rule"], "LOOP004");
+  EXPECT_EQ(j["diagnostics"][0]["rule"], "LOOP004");
 }
 
 TEST(LedgerCommand, NoLedgerRecordsNothing) {
