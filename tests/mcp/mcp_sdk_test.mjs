@@ -64,7 +64,7 @@ await check("initialize: server info and capabilities", async () => {
   assert.match(client.getInstructions() ?? "", /port-check/);
 });
 
-const expectedTools = ["check", "compile", "doctor", "explain_rule", "lint", "new", "report", "run"];
+const expectedTools = ["check", "compile", "doctor", "explain_rule", "ledger", "lint", "new", "report", "run"];
 await check("tools/list: every tool with an input schema, report tools with an output schema", async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), expectedTools);
@@ -106,6 +106,12 @@ await check("report: SRAM rows", async () => {
   const r = await call("report", { paths: ["projects/row_softmax"] });
   assert.ok(!r.isError, text(r));
   assert.ok(r.structuredContent.sram.every((row) => typeof row.function === "string"));
+});
+
+await check("ledger: the attempts check and compile recorded above", async () => {
+  const r = await call("ledger", { project: "projects/good" });
+  assert.ok(!r.isError, text(r));
+  assert.ok(r.structuredContent.attempts.length >= 2, JSON.stringify(r.structuredContent.attempts.length));
 });
 
 await check("explain_rule: a rule, and an unknown one as a tool error", async () => {

@@ -14,14 +14,16 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json reportSchema() {
+json embeddedSchema(std::string_view path) {
   for (std::size_t i = 0; i < kResourceFilesCount; ++i)
-    if (std::string_view(kResourceFiles[i].path) == "docs/schema/port-check-report.schema.json") {
+    if (std::string_view(kResourceFiles[i].path) == path) {
       json schema = json::parse(kResourceFiles[i].bytes(), nullptr, false);
       if (schema.is_object()) return schema;
     }
   return {{"type", "object"}};
 }
+
+json reportSchema() { return embeddedSchema("docs/schema/port-check-report.schema.json"); }
 
 json pathsProperty() {
   return {{"type", "array"},
@@ -199,6 +201,27 @@ std::vector<Tool> buildTools() {
     return reportResult([&](const CommonOptions& opts, const Io& io) { return runDoctor(opts, d, io); }, o);
   };
   v.push_back(std::move(doctor));
+
+  Tool ledger{"ledger", "The attempt ledger",
+              "The attempts check, compile and run recorded for a project (projects/<name>/.port-check/ledger.jsonl): "
+              "per attempt the change since the one before, the result, the golden verdict and figures, SRAM, and the "
+              "loop rules (LOOP) it raised. Read it instead of counting attempts by hand.",
+              objectSchema({{"project", {{"type", "string"}, {"minLength", 1}, {"description", "projects/<name>"}}},
+                            {"last", {{"type", "integer"}, {"minimum", 1}, {"description", "only the newest N attempts"}}}},
+                           {"project"}),
+              embeddedSchema("docs/schema/port-check-ledger.schema.json"),
+              {}};
+  ledger.call = [](const json& a, const ToolContext& ctx) {
+    json paths = {{"paths", json::array({a["project"]})}};
+    std::vector<std::string> resolved;
+    if (auto refused = resolvePaths(paths, ctx, resolved)) return toolError(*refused);
+    LedgerOptions l;
+    l.project = resolved.front();
+    if (a.contains("last")) l.last = a["last"].get<int>();
+    CommonOptions o = callOptions(a, ctx);
+    return reportResult([&](const CommonOptions& opts, const Io& io) { return runLedger(opts, l, io); }, o);
+  };
+  v.push_back(std::move(ledger));
 
   Tool scaffold{"new", "Scaffold a port",
                 "Creates projects/<name> from the templates: the original program's place, pypto_src/ with golden.py, "

@@ -1,7 +1,7 @@
 #pragma once
 // The tools `port-check mcp` serves: each subcommand an agent needs (check, lint, compile, run, report,
-// explain_rule, doctor, new), with its input JSON Schema and, where it returns the report model,
-// the output schema of `--format json` (docs/schema/port-check-report.schema.json).
+// explain_rule, doctor, ledger, new), with its input JSON Schema and, where it returns the report model
+// or the ledger, the output schema of `--format json` (docs/schema/).
 #include <filesystem>
 #include <functional>
 #include <string>
