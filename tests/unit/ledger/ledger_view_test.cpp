@@ -50,7 +50,8 @@ TEST(LedgerView, TextIsOneAlignedRowPerAttempt) {
 }
 
 TEST(LedgerView, LastShowsTheNewestAttemptsAndSaysHowManyAreLeftOut) {
-  LedgerView view = buildLedgerView(story(), "projects/p", {}, 1);
+  LedgerHistory h = story();  // the view points into the history: it must outlive the view
+  LedgerView view = buildLedgerView(h, "projects/p", {}, 1);
   ASSERT_EQ(view.rows.size(), 1u);
   EXPECT_EQ(view.rows[0].attempt->number, 3);
   EXPECT_NE(ledgerText(view).find("2 earlier attempts not shown (--last)"), std::string::npos);
