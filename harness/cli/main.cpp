@@ -131,7 +131,8 @@ int main(int argc, char** argv) {
                                                               "<workspace>/.port-check-cache)");
   doctor->add_option("--timeout", doctor_options.timeout_seconds, "Seconds one self-test run may take (default 600)")
       ->check(CLI::Range(1, 86400));
-  auto* tune = common(app.add_subcommand("tune", "Screen the configurations of a port's TUNABLES with the SRAM estimate"));
+  auto* tune = common(app.add_subcommand(
+      "tune", "Search a port's tile sizes and loop shapes: screen with the SRAM estimate, compile, run, rank"));
   tune->add_option("paths", paths, "Projects (projects/<name>)");
   TuneOptions tune_options;
   tune->add_flag("--no-compile{false}", tune_options.compile, "Screen with the SRAM estimate only");
@@ -140,6 +141,14 @@ int main(int argc, char** argv) {
   tune->add_option("--timeout", tune_options.timeout_seconds, "Seconds one compile may take (default 300)")
       ->check(CLI::Range(1, 86400));
   tune->add_option("--cache-dir", tune_options.cache_dir, "Folder of the configurations' copies and the compile cache");
+  tune->add_option("--run", tune_options.run_best, "Run the golden on the simulator for the best K that compile (default 0)")
+      ->check(CLI::Range(0, 64));
+  tune->add_option("--beam", tune_options.beam_width, "Beam width when the grid exceeds 256 configurations (default 4)")
+      ->check(CLI::Range(1, 64));
+  tune->add_flag("--apply", tune_options.apply, "Write the pick into the port's constants and record a ledger attempt");
+  tune->add_option("--html", tune_options.html, "Write the plot and the ranked table to FILE");
+  tune->add_flag("--no-prune", tune_options.no_prune,
+                 "Compile the configurations the estimate prunes as well (to measure what pruning saves)");
   McpOptions mcp_options;
   auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
   mcp->add_option("--root", mcp_options.roots,

@@ -150,6 +150,11 @@ struct TuneOptions {
   std::size_t max_compiles = 16;         // --max-compiles: the best-ranked survivors compiled
   std::optional<int> timeout_seconds;    // --timeout: per compile
   std::optional<std::string> cache_dir;  // --cache-dir
+  std::size_t run_best = 0;              // --run K: the golden on the simulator for the best K compiled
+  std::size_t beam_width = 4;            // --beam: configurations kept per step of the beam search
+  bool apply = false;                    // --apply: write the pick into the port (one ledger attempt)
+  bool no_prune = false;                 // --no-prune: compile the pruned too (bench: what pruning saves)
+  std::optional<std::string> html;       // --html FILE: the plot and the ranked table
 };
 int runTune(const CommonOptions& options, const TuneOptions& tune, const std::vector<std::string>& paths, const Io& io);
 

@@ -1,6 +1,7 @@
 // port-check report: SRAM table, advice and the HTML page.
 #include <chrono>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "advice/task_graph.h"
 #include "app/commands.h"
@@ -13,6 +14,7 @@
 #include "report/html_report.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
+#include "tune/tune_html.h"
 
 namespace portcheck {
 
@@ -135,6 +137,17 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
     if (isPythonSource(f))
       html.units.push_back(
           unitGraph(session.workspace, f.stem().string(), {f}, session.config, session.platform, false));
+
+  // The last `port-check tune` of each project on this platform (docs/tune.md), when the cache has one.
+  {
+    const fs::path cache = cacheRoot(session, options, report_options.cache_dir);
+    for (const Project& p : targets.projects) {
+      std::ifstream in(cache / "tune" / p.name / (std::string(toString(session.platform)) + ".json"));
+      if (!in) continue;
+      nlohmann::json tuned = nlohmann::json::parse(in, nullptr, false);
+      if (tuned.is_object() && tuned.contains("configs")) html.sections.push_back(tune::tuneSectionHtml(tuned));
+    }
+  }
 
   fs::path out;
   if (report_options.html) {

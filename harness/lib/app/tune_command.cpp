@@ -1,20 +1,33 @@
-// port-check tune PROJECT...: the configurations of each port's TUNABLES (docs/tune.md), screened by
-// the SRAM estimate before any compile: the ones over a space's capacity are pruned, the rest ranked
-// by how much of their binding space they use (the porting method's "grow tiles while SRAM is
-// under-used"). With the toolchain, the best survivors are compiled in copies of the port (through
-// the compile cache) and ranked again on the compiler's figures: compiled cleanly first, then the
-// compiler's binding use, then fewer performance hints.
+// port-check tune PROJECT...: the schedule search of docs/tune.md. The configurations of each port's
+// TUNABLES (or knobs proposed from its shapes) are screened by the SRAM estimate and the schedule's
+// cost (grid, or beam search when the grid is large); the ones over capacity or far under the
+// utilisation goal are pruned; the port as it is and the best survivors are compiled in copies of the
+// port (through the compile cache, in parallel); the best that compile cleanly can run their golden on
+// the simulator (--run K); everything is ranked by the cost model (tune/cost_model.h). --apply writes
+// the pick into the port and records one ledger attempt; --html writes the plot and the table.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/record_attempts.h"
 #include "compiler/compile_stage.h"
+#include "core/atomic_file.h"
 #include "dsl/library_imports.h"
+#include "golden/run_stage.h"
+#include "tune/apply_config.h"
+#include "tune/config_search.h"
 #include "tune/config_tree.h"
+#include "tune/cost_model.h"
 #include "tune/estimate_screen.h"
+#include "tune/proposed_knobs.h"
+#include "tune/tune_html.h"
 
 namespace portcheck {
 
@@ -31,66 +44,44 @@ std::string percent(double use) {
   return b;
 }
 
+std::string figure(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "unknown"; }
+
+// What the compile of one configuration left, for its run and for --apply's ledger attempt.
+struct CompiledConfig {
+  std::optional<CompileTarget> target;
+  std::vector<CompileTargetSummary> summary;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<SramRow> sram;
+  std::optional<GoldenRun> golden;
+};
+
 struct ProjectTune {
   std::string name;
   std::vector<tune::Knob> knobs;
+  bool proposed = false;                // knobs proposed from the shapes (no TUNABLES)
+  std::string strategy;
+  double grid_size = 0;
   std::vector<tune::Screened> configs;  // ranked
-  bool truncated = false;
+  std::vector<CompiledConfig> compiled; // parallel to configs
   std::string problem;                  // why nothing was tuned
   std::string compile_note;             // why nothing was compiled, when so
+  std::vector<std::string> shared;      // "KNOB in FILE": a knob a pypto-lib block assigns too
+  std::vector<std::string> applied;     // files --apply wrote
+  std::string apply_note;
 };
 
-void compileConfig(const Session& session, const Project& project, tune::Screened& s, DriverSettings settings,
-                   std::string& problem);
-void rankConfigs(std::vector<tune::Screened>& configs);
-
-ProjectTune tuneProject(const Session& session, const Project& project, const DriverSettings* compile,
-                        std::size_t max_compiles) {
-  ProjectTune t;
-  t.name = project.name;
-  std::vector<SourceFile> files;
-  for (const fs::path& p : project.sources) {
-    if (!isPythonSource(p)) continue;
-    ReadResult r = readSourceFile(p, session.workspace.relative(p));
-    if (r.file) files.push_back(std::move(*r.file));
-  }
-  for (SourceFile& f : dsl::importedLibraryFiles(session.workspace.root, files)) files.push_back(std::move(f));
-  t.knobs = tune::knobsOf(dsl::buildProgramModel(files));
-  if (t.knobs.empty()) {
-    t.problem = "no TUNABLES declaration naming a constant of the port (docs/tune.md; `port-check lint` checks it)";
-    return t;
-  }
-  for (const tune::Config& c : tune::gridOf(t.knobs, kGridLimit, t.truncated)) {
-    tune::Screened s = tune::screen(files, c, session.platform);
-    s.current = tune::isCurrent(c, t.knobs);
-    t.configs.push_back(std::move(s));
-  }
-  rankConfigs(t.configs);
-  if (!compile) return t;
-  std::size_t done = 0;
-  for (tune::Screened& s : t.configs) {
-    if (!s.fits || done == max_compiles) continue;
-    compileConfig(session, project, s, *compile, t.problem);
-    if (!t.problem.empty()) return t;
-    ++done;
-  }
-  rankConfigs(t.configs);
-  return t;
-}
-
-// Compiles the configuration in its own copy of the port and records the compiler's verdict.
-void compileConfig(const Session& session, const Project& project, tune::Screened& s, DriverSettings settings,
-                   std::string& problem) {
+void compileConfig(const Session& session, const Project& project, tune::Screened& s, CompiledConfig& out,
+                   DriverSettings settings) {
   std::string error;
-  std::optional<CompileTarget> target = tune::writeConfigTree(session.workspace, project, s.config, settings.cache_root, error);
-  if (!target) {
-    problem = "cannot write the configuration " + tune::label(s.config) + ": " + error;
+  out.target = tune::writeConfigTree(session.workspace, project, s.config, settings.cache_root, error);
+  s.compiled = true;
+  if (!out.target) {
+    s.status = "not written: " + error;
     return;
   }
   CompileStageOptions stage;
   stage.jobs = 1;
-  CompileStageResult r = runCompileStage({*target}, session.platform, settings, stage);
-  s.compiled = true;
+  CompileStageResult r = runCompileStage({*out.target}, session.platform, settings, stage);
   if (!r.targets.empty()) {
     s.status = r.targets.front().status.empty() ? "failed" : r.targets.front().status;
     s.cached = r.targets.front().cached;
@@ -108,50 +99,228 @@ void compileConfig(const Session& session, const Project& project, tune::Screene
       s.actual_bytes = *row.actual;
     }
   }
+  out.summary = std::move(r.targets);
+  out.diagnostics = std::move(r.diagnostics);
+  out.sram = std::move(r.sram);
 }
 
-bool compiledCleanly(const tune::Screened& s) { return s.compiled && s.status == "ok" && s.errors == 0; }
+void runConfig(const Session& session, tune::Screened& s, CompiledConfig& c, DriverSettings settings,
+               std::chrono::milliseconds timeout) {
+  settings.timeout = timeout;
+  RunStageOptions options;
+  RunStageResult r = runGoldenStage({*c.target}, c.summary, session.platform, settings, options);
+  s.ran = true;
+  if (r.runs.empty()) {
+    s.golden = "error";
+    s.golden_detail = r.detail;
+    return;
+  }
+  const GoldenRun& g = r.runs.front();
+  s.golden = g.status;
+  s.golden_detail = (g.rule.empty() ? "" : g.rule + ": ") + g.detail;
+  s.sim_seconds = g.seconds;
+  c.golden = g;
+  c.diagnostics.insert(c.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+}
 
-// Compiled cleanly (by the compiler's use, then fewer hints), then the other survivors by the
-// estimate, then the pruned.
-void rankConfigs(std::vector<tune::Screened>& configs) {
-  auto tier = [](const tune::Screened& s) { return !s.fits ? 3 : compiledCleanly(s) ? 0 : s.compiled ? 2 : 1; };
-  std::stable_sort(configs.begin(), configs.end(), [&](const tune::Screened& a, const tune::Screened& b) {
-    if (tier(a) != tier(b)) return tier(a) < tier(b);
-    if (tier(a) == 0 && a.actual_use != b.actual_use) return a.actual_use > b.actual_use;
-    if (tier(a) == 0 && a.hints != b.hints) return a.hints < b.hints;
-    return a.fits ? a.use > b.use : a.use < b.use;
+// Runs `work(i)` for each index on `jobs` threads.
+template <class F>
+void parallelFor(const std::vector<std::size_t>& indices, int jobs, F work) {
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t k = next++; k < indices.size(); k = next++) work(indices[k]);
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < std::min<int>(jobs, static_cast<int>(indices.size())); ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+}
+
+void rankTogether(ProjectTune& t) {
+  std::vector<std::size_t> order(t.configs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return tune::ranksBefore(t.configs[a], t.configs[b]); });
+  std::vector<tune::Screened> configs;
+  std::vector<CompiledConfig> compiled;
+  for (std::size_t i : order) {
+    configs.push_back(std::move(t.configs[i]));
+    compiled.push_back(std::move(t.compiled[i]));
+  }
+  t.configs = std::move(configs);
+  t.compiled = std::move(compiled);
+}
+
+struct TuneRun {
+  const Session& session;
+  const TuneOptions& options;
+  const DriverSettings* settings;  // null: no compile
+  int jobs = 1;
+  std::chrono::milliseconds run_timeout{600000};
+};
+
+ProjectTune tuneProject(const TuneRun& run, const Project& project) {
+  const Session& session = run.session;
+  ProjectTune t;
+  t.name = project.name;
+  std::vector<SourceFile> files;
+  std::vector<std::string> own;
+  for (const fs::path& p : project.sources) {
+    if (!isPythonSource(p)) continue;
+    ReadResult r = readSourceFile(p, session.workspace.relative(p));
+    if (r.file) {
+      own.push_back(r.file->path);
+      files.push_back(std::move(*r.file));
+    }
+  }
+  for (SourceFile& f : dsl::importedLibraryFiles(session.workspace.root, files)) files.push_back(std::move(f));
+  const dsl::ProgramModel model = dsl::buildProgramModel(files);
+  t.knobs = tune::knobsOf(model);
+  if (t.knobs.empty()) {
+    t.knobs = tune::proposedKnobs(model, own, session.platform);
+    t.proposed = true;
+  }
+  for (const tune::Knob& k : t.knobs)
+    for (const dsl::FileModel& f : model.files)
+      if (std::find(own.begin(), own.end(), f.path) == own.end())
+        if (const dsl::Constant* c = f.constant(k.name); c && !c->imported) t.shared.push_back(k.name + " in " + f.path);
+  if (t.knobs.empty()) {
+    t.problem = "no TUNABLES declaration naming a constant of the port, and no constant the code divides an extent "
+                "by to propose (docs/tune.md; `port-check lint` checks a declaration)";
+    return t;
+  }
+  tune::SearchResult found = tune::searchConfigs(
+      t.knobs, [&](const tune::Config& c) { return tune::screen(files, c, session.platform, own); }, kGridLimit,
+      run.options.beam_width);
+  t.strategy = found.strategy;
+  t.grid_size = found.grid_size;
+  t.configs = std::move(found.configs);
+  tune::pruneUnderUsed(t.configs);
+  t.compiled.resize(t.configs.size());
+  rankTogether(t);
+  if (!run.settings) return t;
+
+  // The port as it is (the baseline) and the best survivors, compiled in parallel.
+  std::vector<std::size_t> chosen;
+  for (std::size_t i = 0; i < t.configs.size(); ++i)
+    if ((t.configs[i].pruned.empty() || run.options.no_prune) &&
+        (t.configs[i].current || chosen.size() < run.options.max_compiles))
+      chosen.push_back(i);
+  parallelFor(chosen, run.jobs, [&](std::size_t i) {
+    compileConfig(session, project, t.configs[i], t.compiled[i], *run.settings);
   });
+  rankTogether(t);
+  // The golden for the best that compiled cleanly, one at a time (the simulator uses every core), until
+  // K have passed: a configuration that compiles but computes a wrong result does not use up the K.
+  std::size_t passed = 0;
+  for (std::size_t i = 0; i < t.configs.size() && passed < run.options.run_best; ++i) {
+    if (tune::verdictOf(t.configs[i]) != tune::Verdict::CompiledCleanly || !t.compiled[i].target) continue;
+    runConfig(session, t.configs[i], t.compiled[i], *run.settings, run.run_timeout);
+    passed += t.configs[i].golden == "passed";
+  }
+  rankTogether(t);
+  return t;
 }
 
-std::string compilerText(const tune::Screened& s) {
-  if (!s.compiled) return s.fits ? "not compiled" : "";
-  if (!compiledCleanly(s)) return s.status + (s.errors ? ", " + std::to_string(s.errors) + " error(s)" : "");
-  return "ok" + std::string(s.cached ? " (cached)" : "") + ", " + s.actual_binding + " " + std::to_string(s.actual_bytes) +
-         " (" + percent(s.actual_use) + "), " + std::to_string(s.hints) + " hint(s)";
+// The configuration --apply writes: the best that compiled cleanly (and passed its golden when any ran).
+const tune::Screened* pickOf(const ProjectTune& t) {
+  if (t.configs.empty()) return nullptr;
+  const tune::Verdict v = tune::verdictOf(t.configs.front());
+  return v == tune::Verdict::GoldenPassed || v == tune::Verdict::CompiledCleanly ? &t.configs.front() : nullptr;
+}
+
+void applyPick(const Session& session, const Project& project, ProjectTune& t) {
+  const tune::Screened* pick = pickOf(t);
+  if (!pick) {
+    t.apply_note = "nothing applied: no configuration compiled cleanly";
+    return;
+  }
+  if (pick->current) {
+    t.apply_note = "nothing applied: the port as it is ranks first";
+    return;
+  }
+  if (!t.shared.empty()) {
+    t.apply_note = "not applied: the configurations set " + t.shared.front() +
+                   " as well (a pypto-lib block); set it there and in the port by hand, or give the port its own constant";
+    return;
+  }
+  std::string error;
+  if (!tune::applyConfig(project, pick->config, t.applied, error)) {
+    t.apply_note = "not applied: " + error;
+    return;
+  }
+  t.apply_note = "applied " + tune::label(pick->config);
+  // One ledger attempt: the pick's compile (and run) as the port now is.
+  const CompiledConfig& c = t.compiled.front();
+  Report report;
+  report.append(c.diagnostics);
+  for (SramRow row : c.sram) {
+    row.project = project.name;
+    report.sram.push_back(std::move(row));
+  }
+  if (c.golden) {
+    GoldenRun g = *c.golden;
+    g.project = project.name;
+    report.golden.push_back(std::move(g));
+  }
+  report.finalize();
+  Targets targets;
+  targets.projects.push_back(project);
+  recordAttempts(report, session, targets, "tune --apply");
 }
 
 json toJson(const ProjectTune& t, Platform platform) {
   json knobs = json::array(), configs = json::array();
-  for (const tune::Knob& k : t.knobs) knobs.push_back({{"name", k.name}, {"current", k.current}, {"candidates", k.candidates}});
-  std::size_t pruned = 0, compiled = 0;
+  for (const tune::Knob& k : t.knobs)
+    knobs.push_back({{"name", k.name}, {"current", k.current}, {"candidates", k.candidates}, {"proposed", t.proposed}});
+  std::size_t pruned = 0, compiled = 0, ran = 0;
   for (const tune::Screened& s : t.configs) {
-    pruned += !s.fits;
-    json c = {{"values", s.config}, {"verdict", s.fits ? "fits" : "pruned: over capacity"},
-              {"binding", s.binding}, {"estimate", s.bytes}, {"capacity", s.capacity}, {"use", s.use},
-              {"current", s.current}};
+    pruned += !s.pruned.empty();
+    json c = {{"values", s.config},
+              {"label", tune::label(s.config)},
+              {"current", s.current},
+              {"verdict", std::string(tune::verdictName(tune::verdictOf(s)))},
+              {"binding", s.binding},
+              {"estimate", s.bytes},
+              {"capacity", s.capacity},
+              {"use", s.use},
+              {"tasks", s.tasks ? json(*s.tasks) : json(nullptr)},
+              {"gm_bytes", s.gm_bytes ? json(*s.gm_bytes) : json(nullptr)}};
+    if (!s.pruned.empty()) c["pruned"] = s.pruned;
+    if (!s.cost_unknown.empty()) c["cost_unknown"] = s.cost_unknown;
     if (s.compiled)
       c["compile"] = {{"status", s.status}, {"cached", s.cached}, {"errors", s.errors}, {"hints", s.hints},
                       {"binding", s.actual_binding}, {"actual", s.actual_bytes}, {"use", s.actual_use}};
+    if (s.ran) c["golden"] = {{"status", s.golden}, {"detail", s.golden_detail}, {"seconds", s.sim_seconds}};
     configs.push_back(std::move(c));
     compiled += s.compiled;
+    ran += s.ran;
   }
-  json j = {{"project", t.name}, {"platform", std::string(toString(platform))}, {"knobs", knobs},
-            {"configs", configs}, {"pruned_by_estimate", pruned}, {"compiled", compiled},
-            {"grid_truncated", t.truncated}};
+  json j = {{"project", t.name},       {"platform", std::string(toString(platform))},
+            {"knobs", knobs},          {"strategy", t.strategy},
+            {"grid_size", t.grid_size}, {"configs", configs},
+            {"pruned_by_estimate", pruned}, {"compiles_saved", pruned},
+            {"compiled", compiled},    {"ran", ran}};
+  if (const tune::Screened* pick = pickOf(t)) j["pick"] = tune::label(pick->config);
   if (!t.compile_note.empty()) j["compile_note"] = t.compile_note;
   if (!t.problem.empty()) j["problem"] = t.problem;
+  if (!t.shared.empty()) j["shared_with_blocks"] = t.shared;
+  if (!t.apply_note.empty()) j["apply"] = {{"note", t.apply_note}, {"files", t.applied}};
   return j;
+}
+
+std::string compilerText(const tune::Screened& s) {
+  if (!s.compiled) return s.pruned.empty() ? "not compiled" : "";
+  if (s.status != "ok" || s.errors) return s.status + (s.errors ? ", " + std::to_string(s.errors) + " error(s)" : "");
+  return "ok" + std::string(s.cached ? " (cached)" : "") + ", " + s.actual_binding + " " + percent(s.actual_use) + ", " +
+         std::to_string(s.hints) + " hint(s)";
+}
+
+std::string goldenText(const tune::Screened& s) {
+  if (!s.ran) return "";
+  char b[64];
+  std::snprintf(b, sizeof b, " %.1f s", s.sim_seconds);
+  return s.golden + (s.golden == "passed" ? b : ": " + s.golden_detail);
 }
 
 void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
@@ -160,24 +329,33 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
     out << ": " << t.problem << "\n";
     return;
   }
-  out << ": " << t.configs.size() << " configuration" << (t.configs.size() == 1 ? "" : "s")
-      << (t.truncated ? " (the first " + std::to_string(kGridLimit) + " of the grid)" : "") << "\n";
-  out << "  rank  configuration                    estimate                                      compiler\n";
+  out << ": " << t.configs.size() << " configuration" << (t.configs.size() == 1 ? "" : "s") << " screened ("
+      << t.strategy << " over " << static_cast<long long>(t.grid_size) << ")"
+      << (t.proposed ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
+  out << "  rank  configuration                  GM bytes      tasks  estimate                              compiler"
+         "                                golden\n";
   int rank = 0;
-  std::size_t pruned = 0, compiled = 0;
+  std::size_t pruned = 0, compiled = 0, ran = 0;
   for (const tune::Screened& s : t.configs) {
-    pruned += !s.fits;
+    pruned += !s.pruned.empty();
     compiled += s.compiled;
+    ran += s.ran;
+    const bool kept = s.pruned.empty();
     std::string cfg = tune::label(s.config) + (s.current ? " (now)" : "");
-    std::string estimate = std::string(s.fits ? "fits" : "PRUNED") + " " + s.binding + " " + std::to_string(s.bytes) +
-                           " (" + percent(s.use) + ")";
-    char line[768];
-    std::snprintf(line, sizeof line, "  %4s  %-32s %-45s %s\n", s.fits ? std::to_string(++rank).c_str() : "-",
-                  cfg.c_str(), estimate.c_str(), compilerText(s).c_str());
-    out << line;
+    std::string estimate = kept ? s.binding + " " + percent(s.use) : "PRUNED " + s.pruned;
+    char line[1024];
+    std::snprintf(line, sizeof line, "  %4s  %-30s %-13s %-6s %-37s %-39s %s", kept ? std::to_string(++rank).c_str() : "-",
+                  cfg.c_str(), figure(s.gm_bytes).c_str(), figure(s.tasks).c_str(), estimate.c_str(),
+                  compilerText(s).c_str(), goldenText(s).c_str());
+    std::string text = line;
+    text.erase(text.find_last_not_of(' ') + 1);
+    out << text << "\n";
   }
-  out << "  " << pruned << " of " << t.configs.size() << " pruned by the estimate, " << compiled << " compiled"
-      << (t.compile_note.empty() ? "" : " (" + t.compile_note + ")") << "\n";
+  out << "  " << pruned << " of " << t.configs.size() << " pruned by the estimate (compiles saved), " << compiled
+      << " compiled, " << ran << " run" << (t.compile_note.empty() ? "" : " (" + t.compile_note + ")") << "\n";
+  if (const tune::Screened* pick = pickOf(t)) out << "  pick: " << tune::label(pick->config) << "\n";
+  for (const std::string& sh : t.shared) out << "  note: the knob " << sh << " is set there too in every configuration\n";
+  if (!t.apply_note.empty()) out << "  " << t.apply_note << "\n";
 }
 
 }  // namespace
@@ -186,6 +364,10 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
             const Io& io) {
   if (paths.empty()) {
     io.err << "port-check: error: tune needs PROJECT... (projects/<name>)\n";
+    return kExitToolError;
+  }
+  if (tune_options.apply && !tune_options.compile) {
+    io.err << "port-check: error: --apply needs the compiler: only a configuration that compiled cleanly is written\n";
     return kExitToolError;
   }
   Session session = openSession(options, io);
@@ -198,26 +380,43 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
   // The compiler, when asked for and found: each survivor compiled in its own copy of the port.
   std::optional<DriverSettings> settings;
   std::string compile_note;
+  Report scratch;
   if (!tune_options.compile) compile_note = "--no-compile";
   else if (!session.toolchain.found) compile_note = "no PyPTO toolchain: " + session.toolchain.why_not;
   else {
     CompileOptions compile;
     compile.cache_dir = tune_options.cache_dir;
     settings = compileDriverSettings(session, options, compile);
-    Report scratch;
     settings->timeout = std::chrono::seconds(timeoutSeconds(scratch, session, tune_options.timeout_seconds,
                                                             "compile.timeout", 300));
   }
+  TuneRun run{session, tune_options, settings ? &*settings : nullptr};
+  run.jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  run.run_timeout = std::chrono::seconds(timeoutSeconds(scratch, session, tune_options.timeout_seconds, "run.timeout", 600));
+  const fs::path cache = cacheRoot(session, options, tune_options.cache_dir);
   json all = json::array();
   bool any_problem = false;
   for (const Project& p : targets.projects) {
-    ProjectTune t = tuneProject(session, p, settings ? &*settings : nullptr, tune_options.max_compiles);
+    ProjectTune t = tuneProject(run, p);
     t.compile_note = compile_note;
-    any_problem |= !t.problem.empty();
-    if (options.format == Format::Json) all.push_back(toJson(t, session.platform));
-    else printText(t, session.platform, io.out);
+    if (tune_options.apply && t.problem.empty()) applyPick(session, p, t);
+    any_problem |= !t.problem.empty() || (tune_options.apply && t.apply_note.rfind("not applied", 0) == 0);
+    json j = toJson(t, session.platform);
+    // The last tune of the project on this platform, for port-check report's page.
+    std::string error;
+    writeFileAtomically(cache / "tune" / p.name / (std::string(toString(session.platform)) + ".json"), j.dump(1), error, true);
+    if (options.format != Format::Json) printText(t, session.platform, io.out);
+    all.push_back(std::move(j));
   }
-  if (options.format == Format::Json) io.out << json{{"schema", "port-check-tune/1"}, {"projects", all}}.dump(2) << "\n";
+  const json doc = {{"schema", "port-check-tune/1"}, {"projects", all}};
+  if (options.format == Format::Json) io.out << doc.dump(2) << "\n";
+  if (tune_options.html) {
+    std::string error;
+    if (!writeFileAtomically(*tune_options.html, tune::tunePageHtml(doc), error, true)) {
+      io.err << "port-check: error: " << error << "\n";
+      return kExitToolError;
+    }
+  }
   return any_problem ? kExitToolError : kExitClean;
 }
 

@@ -283,7 +283,12 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
         << xmlEscape(d.file + ":" + std::to_string(d.line)) << "</code> " << xmlEscape(d.message) << "</li>";
     }
   if (n == 0) s << "<li>No advice: every kernel fits and no fusion opportunity was found.</li>";
-  s << "</ul></body></html>\n";
+  s << "</ul>";
+  if (!in.sections.empty()) {
+    s << "<h2>Schedule search</h2>";
+    for (const std::string& section : in.sections) s << section;
+  }
+  s << "</body></html>\n";
   return s.str();
 }
 

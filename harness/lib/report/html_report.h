@@ -22,6 +22,7 @@ struct HtmlReportInput {
   std::string platform;
   const Report* report = nullptr;        // SRAM rows and diagnostics (advice: FUSE and MEM findings)
   std::vector<HtmlUnitGraph> units;
+  std::vector<std::string> sections;     // further XHTML fragments (the last tune of each project)
 };
 
 std::string renderHtmlReport(const HtmlReportInput& in);

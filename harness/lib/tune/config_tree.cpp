@@ -88,13 +88,19 @@ std::optional<CompileTarget> writeConfigTree(const Workspace& ws, const Project&
       error = "no file of " + rel_src + " assigns " + name + " at module level";
       return std::nullopt;
     }
-  // The workspace's pypto-lib, where the port's relative sys.path finds it.
+  // The workspace's pypto-lib, where the port's relative sys.path finds it; a block that assigns a knob
+  // at module level gets the configuration's value too, as the estimate's screening gave it.
   const fs::path lib = ws.root / "pypto-lib";
   if (fs::is_directory(lib, ec))
-    for (fs::recursive_directory_iterator it(lib, ec), end; !ec && it != end; it.increment(ec))
-      if (it->is_regular_file() && it->path().extension() == ".py" &&
-          !copyFile(it->path(), root / fs::relative(it->path(), ws.root), nullptr, error))
+    for (fs::recursive_directory_iterator it(lib, ec), end; !ec && it != end; it.increment(ec)) {
+      if (!it->is_regular_file() || it->path().extension() != ".py") continue;
+      const std::string original = readAll(it->path());
+      std::string changed = original;
+      for (const auto& [name, value] : config)
+        if (auto next = withConstant(changed, name, value)) changed = *next;
+      if (!copyFile(it->path(), root / fs::relative(it->path(), ws.root), changed != original ? &changed : nullptr, error))
         return std::nullopt;
+    }
   CompileTarget t;
   t.name = project.name + "@" + label(config);
   t.tree_root = root;

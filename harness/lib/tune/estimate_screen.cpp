@@ -1,15 +1,22 @@
 #include "tune/estimate_screen.h"
 
+#include "cost/schedule_cost.h"
 #include "sram/sram_estimator.h"
 
 namespace portcheck::tune {
 
-Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform) {
+Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform,
+                const std::vector<std::string>& run_files) {
   Screened s;
   s.config = config;
   dsl::ConstantOverrides overrides(config.begin(), config.end());
   dsl::ProgramModel model = dsl::buildProgramModel(files, &overrides);
-  for (const sram::KernelEstimate& k : sram::firstInstances(sram::estimateProgram(model, platform))) {
+  const std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, platform);
+  const cost::ScheduleCost cost = cost::scheduleCost(model, kernels, run_files);
+  s.tasks = cost.tasks;
+  s.gm_bytes = cost.gm_bytes;
+  s.cost_unknown = cost.unknown;
+  for (const sram::KernelEstimate& k : sram::firstInstances(kernels)) {
     ++s.kernels;
     for (const sram::SpaceEstimate& space : k.spaces) {
       if (space.capacity <= 0) continue;
@@ -23,6 +30,8 @@ Screened screen(std::span<const SourceFile> files, const Config& config, Platfor
     }
   }
   s.fits = s.use <= 1.0;
+  if (!s.fits)
+    s.pruned = "over capacity: " + s.binding + " " + std::to_string(s.bytes) + " of " + std::to_string(s.capacity);
   return s;
 }
 

@@ -15,6 +15,8 @@ import pypto.language as pl
 ROWS = 1024
 COLS = 256
 ROW_TILE = 32
+# The row block is the port's schedule knob: `port-check tune` tries these (docs/tune.md).
+TUNABLES = {"ROW_TILE": (8, 16, 32, 64, 128, 256)}
 
 
 @pl.jit.incore
@@ -25,11 +27,11 @@ def softmax_rows(
     for rb in pl.range(ROWS // ROW_TILE):
         x_tile = pl.load(x, [rb * ROW_TILE, 0], [ROW_TILE, COLS])
         max_scratch = pl.create_tile([ROW_TILE, COLS], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
-        row_max: pl.Tile[[32, 1], pl.FP32] = pl.row_max(x_tile, max_scratch)
+        row_max: pl.Tile[[ROW_TILE, 1], pl.FP32] = pl.row_max(x_tile, max_scratch)
         shifted = pl.row_expand_sub(x_tile, row_max)
         exps = pl.exp(shifted)
         sum_scratch = pl.create_tile([ROW_TILE, COLS], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
-        row_sum: pl.Tile[[32, 1], pl.FP32] = pl.row_sum(exps, sum_scratch)
+        row_sum: pl.Tile[[ROW_TILE, 1], pl.FP32] = pl.row_sum(exps, sum_scratch)
         probs = pl.row_expand_div(exps, row_sum)
         pl.store(probs, [rb * ROW_TILE, 0], out)
     return out

@@ -67,6 +67,23 @@ TEST_F(ReportCommand, PrintsTheTableAndTheAdviceAndExitsOneOnAnOverflow) {
   EXPECT_TRUE(fs::exists(ws / ".port-check-cache/report/report.html"));
 }
 
+// The last `port-check tune` of a project (its JSON in the cache) becomes a section of the page; a
+// malformed one is left out, not a failure.
+TEST_F(ReportCommand, ThePageShowsTheLastTuneOfEachProject) {
+  nlohmann::json tuned = {{"project", "chain"}, {"platform", "a2a3"}, {"strategy", "grid"}, {"pruned_by_estimate", 0},
+                          {"compiles_saved", 0}, {"compiled", 0}, {"ran", 0}};
+  tuned["configs"] = nlohmann::json::array({{{"label", "T=8"}, {"verdict", "estimate only"}, {"use", 0.5},
+                                             {"gm_bytes", 4096}, {"tasks", 2}, {"current", true}, {"binding", "k/Vec"}}});
+  ws.write(".port-check-cache/tune/chain/a2a3.json", tuned.dump());
+  ws.write(".port-check-cache/tune/big/a2a3.json", "{not json");
+  report(Format::Text, {"projects/chain", "projects/big"});
+  std::string page = test::readFile(ws / ".port-check-cache/report/report.html");
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(page.c_str()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  EXPECT_NE(page.find("<section class=\"tune\" id=\"tune-chain\">"), std::string::npos);
+  EXPECT_EQ(page.find("id=\"tune-big\""), std::string::npos);
+}
+
 TEST_F(ReportCommand, JsonCarriesEstimateRowsNamedAsTheCompilerNamesTheKernels) {
   auto r = report(Format::Json, {"projects/chain"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

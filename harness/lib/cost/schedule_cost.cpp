@@ -1,0 +1,176 @@
+#include "cost/schedule_cost.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace portcheck::cost {
+
+namespace {
+
+using dsl::Expr;
+using dsl::Function;
+using dsl::Value;
+
+std::string_view opName(const Expr& call) {
+  std::string_view op = call.pl_name;
+  for (std::string_view prefix : {"tile.", "tensor.", "block."})
+    if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
+  return op;
+}
+
+// Ops whose result is a view of their operand: a view of a GM tensor in incore code is the load of
+// the viewed region.
+bool isViewOp(std::string_view op) {
+  return op == "reshape" || op == "slice" || op == "view" || op == "reinterpret_view" || op == "transpose_view";
+}
+
+// The bytes of `tile`'s elements in `gm`'s element type (what a load or store of it moves).
+std::optional<std::int64_t> movedBytes(const dsl::TypeInfo& tile, const Value* gm) {
+  dsl::TypeInfo moved = tile;
+  if (gm && gm->type.dtype != dsl::DType::Unknown) moved.dtype = gm->type.dtype;
+  return moved.bytes();
+}
+
+std::string where(const dsl::FileModel& file, const Function& fn, int stmt) {
+  return file.path + ":" + std::to_string(fn.stmts[static_cast<std::size_t>(stmt)].loc.line);
+}
+
+// The product of the trip counts of the loops around `stmt`, innermost first, stopping at (not
+// counting) loop statement `stop` or at a loop outside `[first, ...)`; nullopt when one is not static.
+std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Function& fn, int stmt, int first,
+                                        int stop, std::string& why) {
+  std::int64_t trips = 1;
+  for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && l >= first && l != stop;
+       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+    const std::optional<std::int64_t> n = st.loop >= 0 ? fn.loops[static_cast<std::size_t>(st.loop)].trip_count : std::nullopt;
+    if (!n) {
+      why = "trip count of the loop at " + where(file, fn, l);
+      return std::nullopt;
+    }
+    trips *= *n;
+  }
+  return trips;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                          std::string& why) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) {
+    why = "kernel " + kernel.kernel + ": no source region";
+    return std::nullopt;
+  }
+  const dsl::FileModel& file = model.files[static_cast<std::size_t>(kernel.file_index)];
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+  // Loops counted: those inside the region (an spmd for-form's own loop dispatches, it is not counted).
+  const int first = region.stmt >= 0 ? region.stmt : 0;
+  const int stop = region.stmt;
+  std::int64_t total = 0;
+  auto add = [&](int stmt, std::optional<std::int64_t> bytes, const std::string& what) {
+    if (!bytes) {
+      why = "size of " + what + " at " + where(file, *fn, stmt);
+      return false;
+    }
+    std::optional<std::int64_t> trips = tripsAround(file, *fn, stmt, first, stop, why);
+    if (!trips) return false;
+    total += *bytes * *trips;
+    return true;
+  };
+  for (int c : fn->calls) {
+    const Expr& call = fn->exprs[static_cast<std::size_t>(c)];
+    if (call.stmt < region.first || call.stmt >= region.last || call.pl_name.empty()) continue;
+    const std::string_view op = opName(call);
+    const Value* result = call.value >= 0 ? &fn->values[static_cast<std::size_t>(call.value)] : nullptr;
+    bool ok = true;
+    if (op == "load" && result && !call.args.empty()) {
+      ok = add(call.stmt, movedBytes(result->type, fn->valueOf(call.args[0])), "the loaded tile");
+    } else if (op == "store" && !call.args.empty()) {
+      const Value* tile = fn->valueOf(call.args[0]);
+      const int out = call.args.size() >= 3 ? call.args[2] : fn->arg(call, 99, "output_tensor");
+      ok = tile ? add(call.stmt, movedBytes(tile->type, fn->valueOf(out)), "the stored tile") : true;
+    } else if (result && result->on_chip && result->type.kind == dsl::ValueKind::Tensor && op != "create" &&
+               op != "full" && op != "create_tile" && op != "create_tensor") {
+      // Tensor-level compute on chip: each GM tensor operand is loaded first (a view: the viewed region).
+      if (isViewOp(op)) {
+        const Value* src = call.args.empty() ? nullptr : fn->valueOf(call.args[0]);
+        if (src && !src->on_chip) ok = add(call.stmt, result->type.bytes(), "the viewed region");
+      } else {
+        for (int a : call.args) {
+          const Value* v = fn->valueOf(a);
+          if (!v || v->on_chip || v->type.kind != dsl::ValueKind::Tensor) continue;
+          if (!(ok = add(call.stmt, v->type.bytes(), "the implicitly loaded tensor"))) break;
+        }
+      }
+    }
+    if (!ok) return std::nullopt;
+  }
+  return total;
+}
+
+ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
+                          const std::vector<std::string>& entry_files) {
+  auto inRun = [&](int file_index) {
+    const std::string& path = model.files[static_cast<std::size_t>(file_index)].path;
+    return entry_files.empty() || std::find(entry_files.begin(), entry_files.end(), path) != entry_files.end();
+  };
+  ScheduleCost cost;
+  cost.tasks = 0;
+  cost.gm_bytes = 0;
+  auto unknown = [&](std::optional<std::int64_t>& figure, const std::string& why) {
+    figure.reset();
+    if (std::find(cost.unknown.begin(), cost.unknown.end(), why) == cost.unknown.end()) cost.unknown.push_back(why);
+  };
+  std::set<int> dispatched;  // kernel estimates some task dispatches
+  for (const advice::TaskGraph& g : advice::buildTaskGraphs(model, kernels)) {
+    if (!inRun(g.file_index)) continue;
+    const dsl::FileModel& file = model.files[static_cast<std::size_t>(g.file_index)];
+    const Function& fn = file.functions[static_cast<std::size_t>(g.function_index)];
+    for (const advice::Task& t : g.tasks) {
+      KernelCost k;
+      k.kernel = t.kernel;
+      std::string why;
+      // A `for i in pl.spmd(n)` body is dispatched once per block: its own loop counts.
+      const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(t.stmt)];
+      std::optional<std::int64_t> own = 1;
+      if (st.loop >= 0 && fn.loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
+        own = fn.loops[static_cast<std::size_t>(st.loop)].trip_count;
+      if (!own) why = "block count of the pl.spmd at " + where(file, fn, t.stmt);
+      std::optional<std::int64_t> trips = own ? tripsAround(file, fn, t.stmt, 0, -1, why) : std::nullopt;
+      if (trips) k.dispatches = *trips * *own;
+      else unknown(cost.tasks, why);
+      // One dispatch runs both halves of a split kernel.
+      std::optional<std::int64_t> bytes = 0;
+      std::set<std::tuple<int, int, int>> regions;  // the _aic / _aiv halves and repeated instances share one
+      for (int e : t.estimates) {
+        dispatched.insert(e);
+        const sram::KernelEstimate& ke = kernels[static_cast<std::size_t>(e)];
+        if (!regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
+        std::string bwhy;
+        std::optional<std::int64_t> b = kernelGmBytes(model, ke, bwhy);
+        if (!b) {
+          bytes.reset();
+          unknown(cost.gm_bytes, bwhy);
+          break;
+        }
+        *bytes += *b;
+      }
+      k.gm_bytes_per_task = bytes;
+      if (cost.tasks && k.dispatches) *cost.tasks += *k.dispatches;
+      if (cost.gm_bytes && k.dispatches && bytes) *cost.gm_bytes += *k.dispatches * *bytes;
+      else if (!k.dispatches) unknown(cost.gm_bytes, why);
+      cost.kernels.push_back(std::move(k));
+    }
+  }
+  for (std::size_t e = 0; e < kernels.size(); ++e)
+    if (!dispatched.count(static_cast<int>(e)) && !kernels[e].repeated && inRun(kernels[e].file_index)) {
+      const std::string why = "kernel " + kernels[e].kernel + " is not dispatched by an orchestration the model follows";
+      unknown(cost.tasks, why);
+      unknown(cost.gm_bytes, why);
+    }
+  return cost;
+}
+
+}  // namespace portcheck::cost

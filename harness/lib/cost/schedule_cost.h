@@ -1,0 +1,49 @@
+#pragma once
+// What one run of a port's schedule costs, from the source model before any compile: the tasks its
+// orchestration dispatches and the bytes its kernels move through GM (docs/tune.md, the cost model).
+//
+//  * tasks dispatched: each dispatch (a pl.at scope of an orchestration-level function, or a call of
+//    an InCore function) counted once per trip of every loop around it in the orchestration
+//    (pl.range, pl.parallel, pl.spmd, ...);
+//  * GM bytes moved: per kernel, every pl.load and pl.store (the tile's elements in the GM tensor's
+//    element type) and every implicit load of a GM tensor operand of a tensor-level op, each counted
+//    once per trip of the loops around it inside the kernel; times the kernel's dispatches.
+//
+// A loop whose trip count is not static makes the figure it multiplies unknown; what made it so is
+// listed, so a ranking never compares a guess with a count.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "advice/task_graph.h"
+#include "dsl/dsl_model.h"
+#include "sram/sram_estimator.h"
+
+namespace portcheck::cost {
+
+struct KernelCost {
+  std::string kernel;                   // the compiler's name (a split kernel: without _aic / _aiv)
+  std::optional<std::int64_t> dispatches;
+  std::optional<std::int64_t> gm_bytes_per_task;
+};
+
+struct ScheduleCost {
+  std::optional<std::int64_t> tasks;     // dispatches of one run; nullopt: not static
+  std::optional<std::int64_t> gm_bytes;  // bytes loaded + stored by the kernels in one run
+  std::vector<KernelCost> kernels;
+  std::vector<std::string> unknown;      // why a figure is unknown ("trip count of the loop at x.py:12")
+};
+
+// The cost of the program's schedule; `kernels` are its estimates (estimateProgram). `entry_files`
+// (paths as in the model; empty: every file) are the files whose orchestration-level functions are the
+// run: a library block's own test entry in an imported file is not part of the port's run.
+ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
+                          const std::vector<std::string>& entry_files = {});
+
+// The bytes a kernel moves through GM in one dispatch (see above); nullopt with `why` when a loop in
+// it has no static trip count or a moved tile has no static size.
+std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                          std::string& why);
+
+}  // namespace portcheck::cost

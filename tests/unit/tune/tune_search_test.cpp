@@ -1,0 +1,172 @@
+// The schedule search's parts: the cost model's order, the under-use pruning, the beam search beyond
+// the grid limit, knobs proposed from the shapes, --apply's write and the HTML section.
+#include <gtest/gtest.h>
+
+#include <tinyxml2.h>
+
+#include "test_support.h"
+#include "tune/apply_config.h"
+#include "tune/config_search.h"
+#include "tune/cost_model.h"
+#include "tune/proposed_knobs.h"
+#include "tune/tune_html.h"
+
+namespace portcheck {
+namespace {
+
+tune::Screened config(std::int64_t v, std::optional<std::int64_t> bytes, std::optional<std::int64_t> tasks, double use) {
+  tune::Screened s;
+  s.config = {{"T", v}};
+  s.gm_bytes = bytes;
+  s.tasks = tasks;
+  s.use = use;
+  s.binding = "k/Vec";
+  return s;
+}
+
+TEST(TuneCostModel, VerdictThenBytesThenTasksThenUseThenHints) {
+  tune::Screened passed = config(1, 900, 9, 0.1), compiled = config(2, 100, 1, 0.9), pruned = config(3, 1, 1, 1.5);
+  passed.compiled = compiled.compiled = true;
+  passed.status = compiled.status = "ok";
+  passed.ran = true;
+  passed.golden = "passed";
+  pruned.pruned = "over capacity";
+  tune::Screened failed = compiled;
+  failed.status = "compile_error";
+  std::vector<tune::Screened> v = {pruned, failed, compiled, passed, config(5, 100, 1, 0.5)};
+  tune::rank(v);
+  EXPECT_EQ(tune::verdictOf(v[0]), tune::Verdict::GoldenPassed);
+  EXPECT_EQ(tune::verdictOf(v[1]), tune::Verdict::CompiledCleanly);
+  EXPECT_EQ(tune::verdictOf(v[2]), tune::Verdict::NotCompiled);
+  EXPECT_EQ(tune::verdictOf(v[3]), tune::Verdict::Failed);
+  EXPECT_EQ(tune::verdictOf(v[4]), tune::Verdict::Pruned);
+
+  // Same verdict: fewer bytes win over fewer tasks and more use; a known figure before an unknown one.
+  std::vector<tune::Screened> w = {config(1, 200, 1, 0.9), config(2, 100, 8, 0.1), config(3, std::nullopt, 1, 0.9),
+                                   config(4, 100, 4, 0.1), config(5, 100, 4, 0.6)};
+  tune::rank(w);
+  EXPECT_EQ(tune::label(w[0].config), "T=5");
+  EXPECT_EQ(tune::label(w[1].config), "T=4");
+  EXPECT_EQ(tune::label(w[2].config), "T=2");
+  EXPECT_EQ(tune::label(w[3].config), "T=1");
+  EXPECT_EQ(tune::label(w[4].config), "T=3");
+}
+
+TEST(TuneCostModel, PrunesWhatIsFarUnderUsedForNoLessTrafficButKeepsTheBaseline) {
+  std::vector<tune::Screened> v = {config(64, 100, 1, 0.8), config(8, 100, 1, 0.1), config(4, 100, 1, 0.05),
+                                   config(2, 50, 1, 0.02)};
+  v[2].current = true;
+  EXPECT_EQ(tune::pruneUnderUsed(v), 1u);
+  EXPECT_NE(v[1].pruned.find("under-used"), std::string::npos) << v[1].pruned;
+  EXPECT_TRUE(v[2].pruned.empty());  // the port as it is
+  EXPECT_TRUE(v[3].pruned.empty());  // moves fewer bytes
+}
+
+TEST(TuneSearch, BeamSearchBeyondTheGridLimitFindsTheSeparableOptimum) {
+  // Three knobs of 8 candidates (512 configurations, over a limit of 100); the cost falls as each knob
+  // nears 16, and any knob at 128 overflows.
+  std::vector<tune::Knob> knobs;
+  for (const char* n : {"A", "B", "C"}) knobs.push_back({n, 1, {1, 2, 4, 8, 16, 32, 64, 128}});
+  int calls = 0;
+  auto screen = [&](const tune::Config& c) {
+    ++calls;
+    tune::Screened s;
+    s.config = c;
+    std::int64_t bytes = 0;
+    for (const auto& [k, v] : c) bytes += v > 16 ? v / 16 : 16 / v;
+    s.gm_bytes = bytes;
+    s.tasks = 1;
+    for (const auto& [k, v] : c)
+      if (v == 128) s.pruned = "over capacity";
+    return s;
+  };
+  tune::SearchResult r = tune::searchConfigs(knobs, screen, 100, 2);
+  EXPECT_EQ(r.strategy, "beam search, width 2");
+  EXPECT_EQ(r.grid_size, 512);
+  EXPECT_LT(r.configs.size(), 100u);
+  EXPECT_EQ(static_cast<std::size_t>(calls), r.configs.size());  // each configuration screened once
+  EXPECT_TRUE(r.configs.front().current);
+  tune::rank(r.configs);
+  EXPECT_EQ(tune::label(r.configs.front().config), "A=16, B=16, C=16");
+
+  tune::SearchResult g = tune::searchConfigs({{"A", 3, {1, 2}}}, screen, 100, 2);
+  EXPECT_EQ(g.strategy, "grid");
+  ASSERT_EQ(g.configs.size(), 3u);  // the current value (3) is not a candidate: screened as the baseline
+  EXPECT_TRUE(g.configs[0].current);
+}
+
+dsl::ProgramModel modelOf(const std::string& text) {
+  std::vector<SourceFile> files(1);
+  files[0].path = "p/incore.py";
+  files[0].text = text;
+  return dsl::buildProgramModel(files);
+}
+
+TEST(TuneProposals, PowersOfTwoDividingTheAxisAndRowsOfAtLeast512BytesOnA2a3) {
+  const char* text = R"(import pypto.language as pl
+
+ROWS = 1024
+COLS = 768
+ROW_TILE = 32
+COL_TILE = 64
+FIXED = 3
+
+
+@pl.jit.incore
+def k(x: pl.Tensor[[1024, 768], pl.FP32], out: pl.Out[pl.Tensor[[1024, 768], pl.FP32]]):
+    for r in pl.range(ROWS // ROW_TILE):
+        for c in pl.range(COLS // COL_TILE):
+            t = pl.load(x, [r * ROW_TILE, c * COL_TILE], [ROW_TILE, COL_TILE])
+            pl.store(t, [r * ROW_TILE, c * COL_TILE], out)
+    return out
+)";
+  auto a2 = tune::proposedKnobs(modelOf(text), {"p/incore.py"}, Platform::A2A3);
+  ASSERT_EQ(a2.size(), 2u);
+  EXPECT_EQ(a2[0].name, "ROW_TILE");
+  EXPECT_EQ(a2[0].candidates, (std::vector<std::int64_t>{4, 8, 16, 32, 64, 128, 256}));
+  EXPECT_EQ(a2[1].name, "COL_TILE");  // divides 768: up to 256; rows of 4 B: 128 and up, and the current 64
+  EXPECT_EQ(a2[1].candidates, (std::vector<std::int64_t>{64, 128, 256}));
+  auto a5 = tune::proposedKnobs(modelOf(text), {"p/incore.py"}, Platform::A5);
+  EXPECT_EQ(a5[1].candidates, (std::vector<std::int64_t>{8, 16, 32, 64, 128, 256}));
+  EXPECT_TRUE(tune::proposedKnobs(modelOf(text), {"other.py"}, Platform::A5).empty());  // not the port's own file
+}
+
+TEST(TuneApply, WritesThePickIntoThePortAndNothingWhenAKnobIsMissing) {
+  test::TempDir ws;
+  ws.write("projects/p/pypto_src/incore.py", "ROWS = 1024\nROW_TILE = 32  # rows per block\n");
+  ws.write("projects/p/pypto_src/orchestration.py", "CHUNK = 4\n");
+  Project p;
+  p.name = "p";
+  p.dir = ws / "projects/p";
+  p.pypto_src = p.dir / "pypto_src";
+  p.sources = {p.pypto_src / "incore.py", p.pypto_src / "orchestration.py"};
+  std::vector<std::string> changed;
+  std::string error;
+  EXPECT_FALSE(tune::applyConfig(p, {{"ROW_TILE", 64}, {"MISSING", 2}}, changed, error));
+  EXPECT_NE(error.find("assigns MISSING"), std::string::npos) << error;
+  EXPECT_EQ(test::readFile(p.pypto_src / "incore.py"), "ROWS = 1024\nROW_TILE = 32  # rows per block\n");
+  ASSERT_TRUE(tune::applyConfig(p, {{"ROW_TILE", 64}, {"CHUNK", 8}}, changed, error)) << error;
+  EXPECT_EQ(changed.size(), 2u);
+  EXPECT_EQ(test::readFile(p.pypto_src / "incore.py"), "ROWS = 1024\nROW_TILE = 64  # rows per block\n");
+  EXPECT_EQ(test::readFile(p.pypto_src / "orchestration.py"), "CHUNK = 8\n");
+}
+
+TEST(TuneHtml, APlotPointPerConfigurationThePrunedCrossedWithWhy) {
+  nlohmann::json t = {{"project", "p"}, {"platform", "a2a3"}, {"strategy", "grid"}, {"pruned_by_estimate", 1},
+                      {"compiles_saved", 1}, {"compiled", 1}, {"ran", 0}};
+  t["configs"] = nlohmann::json::array(
+      {{{"label", "T=64"}, {"verdict", "compiled"}, {"use", 0.7}, {"gm_bytes", 2097152}, {"tasks", 1}, {"current", false},
+        {"binding", "k/Vec"}, {"compile", {{"status", "ok"}, {"hints", 0}, {"binding", "k/Vec"}, {"use", 0.7}}}},
+       {{"label", "T=128"}, {"verdict", "pruned"}, {"use", 1.4}, {"gm_bytes", 2097152}, {"tasks", 1}, {"current", false},
+        {"binding", "k/Vec"}, {"pruned", "over capacity: k/Vec 262656 of 188416"}}});
+  std::string page = tune::tunePageHtml({{"schema", "port-check-tune/1"}, {"projects", {t}}});
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(page.c_str() + page.find("<html")), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  EXPECT_NE(page.find("<g class=\"cfg pruned\"><title>T=128: pruned (over capacity: k/Vec 262656 of 188416)</title>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<g class=\"cfg kept\"><title>T=64: compiled, rank 1</title>"), std::string::npos);
+  EXPECT_NE(page.find("compiles saved by the estimate: 1"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace portcheck
