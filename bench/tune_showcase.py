@@ -82,7 +82,7 @@ def main() -> int:
                         f"| {t_pruned:.1f} s ({pruned['compiled']} compiled) | {t_all:.1f} s ({every.get('compiled', 0)} compiled) |")
             kept.append({"project": project, "platform": platform, "pruned": pruned, "all": every,
                          "seconds_pruned": t_pruned, "seconds_all": t_all})
-    print("| port | platform | pruned by the estimate | pick | pick's verdict | the port as it is | pick >= it | "
+    print("| port | platform | pruned by the estimate | pick | pick's verdict | the port as it is | "
           "tune (pruned, --run " + args.run + ") | every configuration compiled |")
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
