@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -139,7 +140,11 @@ std::optional<fs::path> installAdapter(const fs::path& cache_root, std::string& 
   std::error_code ec;
   if (fs::is_regular_file(script, ec)) return script;
   fs::create_directories(dir.parent_path(), ec);
-  fs::path tmp = dir.parent_path() / (dir.filename().string() + ".tmp" + std::to_string(::getpid()));
+  // Named per process and call: two threads of one process (tune's parallel compiles, the MCP server)
+  // installing at once must not remove each other's folder.
+  static std::atomic<unsigned> calls{0};
+  fs::path tmp = dir.parent_path() /
+                 (dir.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" + std::to_string(calls++));
   fs::remove_all(tmp, ec);
   fs::create_directories(tmp, ec);
   if (ec) {

@@ -356,5 +356,24 @@ TEST(AdapterInstall, WritesTheEmbeddedAdapterOnceAndReusesIt) {
   EXPECT_EQ(*again, *script);
 }
 
+// Threads of one process (tune's parallel compiles) installing into a fresh cache at once all get
+// the one installed adapter: none removes another's half-written folder.
+TEST(AdapterInstall, ThreadsInstallingAtOnceAllSucceed) {
+  for (int round = 0; round < 5; ++round) {
+    test::TempDir cache;
+    std::vector<std::optional<std::filesystem::path>> scripts(8);
+    std::vector<std::string> errors(scripts.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < scripts.size(); ++i)
+      threads.emplace_back([&, i] { scripts[i] = installAdapter(cache.path(), errors[i]); });
+    for (std::thread& t : threads) t.join();
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+      ASSERT_TRUE(scripts[i]) << errors[i];
+      EXPECT_EQ(*scripts[i], *scripts[0]);
+      EXPECT_NE(test::readFile(*scripts[i]).find("ADAPTER_VERSION"), std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace portcheck
