@@ -16,12 +16,7 @@ constexpr std::int64_t kKeyBlock = 128;
 // The whole key axis in one tile is flagged from two blocks on.
 constexpr std::int64_t kLongAxis = 2 * kKeyBlock;
 
-std::string_view opOf(const dsl::Expr& call) {
-  std::string_view op = call.pl_name;
-  for (std::string_view prefix : {"tile.", "tensor.", "block."})
-    if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
-  return op;
-}
+std::string_view opOf(const dsl::Expr& call) { return call.opName(); }
 
 bool isMatmul(std::string_view op) {
   return op == "matmul" || op == "matmul_acc" || op == "batch_matmul" || op == "batch_matmul_acc";

@@ -138,15 +138,13 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
       html.units.push_back(
           unitGraph(session.workspace, f.stem().string(), {f}, session.config, session.platform, false));
 
+  const fs::path cache = cacheRoot(session, options, report_options.cache_dir);
   // The last `port-check tune` of each project on this platform (docs/tune.md), when the cache has one.
-  {
-    const fs::path cache = cacheRoot(session, options, report_options.cache_dir);
-    for (const Project& p : targets.projects) {
-      std::ifstream in(cache / "tune" / p.name / (std::string(toString(session.platform)) + ".json"));
-      if (!in) continue;
-      nlohmann::json tuned = nlohmann::json::parse(in, nullptr, false);
-      if (tuned.is_object() && tuned.contains("configs")) html.sections.push_back(tune::tuneSectionHtml(tuned));
-    }
+  for (const Project& p : targets.projects) {
+    std::ifstream in(cache / "tune" / p.name / (std::string(toString(session.platform)) + ".json"));
+    if (!in) continue;
+    nlohmann::json tuned = nlohmann::json::parse(in, nullptr, false);
+    if (tuned.is_object() && tuned.contains("configs")) html.sections.push_back(tune::tuneSectionHtml(tuned));
   }
 
   fs::path out;
@@ -154,9 +152,6 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
     out = fs::path(*report_options.html);
     if (out.is_relative()) out = options.cwd / out;
   } else {
-    fs::path cache =
-        report_options.cache_dir ? fs::path(*report_options.cache_dir) : session.workspace.root / ".port-check-cache";
-    if (cache.is_relative()) cache = options.cwd / cache;
     out = cache / "report" / "report.html";
   }
   out = out.lexically_normal();

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -62,7 +63,7 @@ struct ProjectTune {
   std::string strategy;
   double grid_size = 0;
   std::vector<tune::Screened> configs;  // ranked
-  std::vector<CompiledConfig> compiled; // parallel to configs
+  std::map<tune::Config, CompiledConfig> compiled;  // of the configurations compiled
   std::string problem;                  // why nothing was tuned
   std::string compile_note;             // why nothing was compiled, when so
   std::vector<std::string> shared;      // "KNOB in FILE": a knob a pypto-lib block assigns too
@@ -136,19 +137,19 @@ void parallelFor(const std::vector<std::size_t>& indices, int jobs, F work) {
   for (std::thread& t : threads) t.join();
 }
 
-void rankTogether(ProjectTune& t) {
-  std::vector<std::size_t> order(t.configs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return tune::ranksBefore(t.configs[a], t.configs[b]); });
-  std::vector<tune::Screened> configs;
-  std::vector<CompiledConfig> compiled;
-  for (std::size_t i : order) {
-    configs.push_back(std::move(t.configs[i]));
-    compiled.push_back(std::move(t.compiled[i]));
+// How many configurations the estimate pruned, were compiled and ran.
+struct Counts {
+  std::size_t pruned = 0, compiled = 0, ran = 0;
+};
+
+Counts countsOf(const ProjectTune& t) {
+  Counts n;
+  for (const tune::Screened& s : t.configs) {
+    n.pruned += !s.pruned.empty();
+    n.compiled += s.compiled;
+    n.ran += s.ran;
   }
-  t.configs = std::move(configs);
-  t.compiled = std::move(compiled);
+  return n;
 }
 
 struct TuneRun {
@@ -196,29 +197,32 @@ ProjectTune tuneProject(const TuneRun& run, const Project& project) {
   t.grid_size = found.grid_size;
   t.configs = std::move(found.configs);
   tune::pruneUnderUsed(t.configs);
-  t.compiled.resize(t.configs.size());
-  rankTogether(t);
+  tune::rank(t.configs);
   if (!run.settings) return t;
 
   // The port as it is (the baseline) and the best survivors, compiled in parallel.
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < t.configs.size(); ++i)
     if ((t.configs[i].pruned.empty() || run.options.no_prune) &&
-        (t.configs[i].current || chosen.size() < run.options.max_compiles))
+        (t.configs[i].current || chosen.size() < run.options.max_compiles)) {
       chosen.push_back(i);
+      t.compiled[t.configs[i].config];  // every entry made before the workers start
+    }
   parallelFor(chosen, run.jobs, [&](std::size_t i) {
-    compileConfig(session, project, t.configs[i], t.compiled[i], *run.settings);
+    compileConfig(session, project, t.configs[i], t.compiled.at(t.configs[i].config), *run.settings);
   });
-  rankTogether(t);
+  tune::rank(t.configs);
   // The golden for the best that compiled cleanly, one at a time (the simulator uses every core), until
   // K have passed: a configuration that compiles but computes a wrong result does not use up the K.
   std::size_t passed = 0;
   for (std::size_t i = 0; i < t.configs.size() && passed < run.options.run_best; ++i) {
-    if (tune::verdictOf(t.configs[i]) != tune::Verdict::CompiledCleanly || !t.compiled[i].target) continue;
-    runConfig(session, t.configs[i], t.compiled[i], *run.settings, run.run_timeout);
+    auto c = t.compiled.find(t.configs[i].config);
+    if (tune::verdictOf(t.configs[i]) != tune::Verdict::CompiledCleanly || c == t.compiled.end() || !c->second.target)
+      continue;
+    runConfig(session, t.configs[i], c->second, *run.settings, run.run_timeout);
     passed += t.configs[i].golden == "passed";
   }
-  rankTogether(t);
+  tune::rank(t.configs);
   return t;
 }
 
@@ -251,7 +255,7 @@ void applyPick(const Session& session, const Project& project, ProjectTune& t) {
   }
   t.apply_note = "applied " + tune::label(pick->config);
   // One ledger attempt: the pick's compile (and run) as the port now is.
-  const CompiledConfig& c = t.compiled.front();
+  const CompiledConfig& c = t.compiled.at(pick->config);
   Report report;
   report.append(c.diagnostics);
   for (SramRow row : c.sram) {
@@ -273,9 +277,7 @@ json toJson(const ProjectTune& t, Platform platform) {
   json knobs = json::array(), configs = json::array();
   for (const tune::Knob& k : t.knobs)
     knobs.push_back({{"name", k.name}, {"current", k.current}, {"candidates", k.candidates}, {"proposed", t.proposed}});
-  std::size_t pruned = 0, compiled = 0, ran = 0;
   for (const tune::Screened& s : t.configs) {
-    pruned += !s.pruned.empty();
     json c = {{"values", s.config},
               {"label", tune::label(s.config)},
               {"current", s.current},
@@ -293,14 +295,13 @@ json toJson(const ProjectTune& t, Platform platform) {
                       {"binding", s.actual_binding}, {"actual", s.actual_bytes}, {"use", s.actual_use}};
     if (s.ran) c["golden"] = {{"status", s.golden}, {"detail", s.golden_detail}, {"seconds", s.sim_seconds}};
     configs.push_back(std::move(c));
-    compiled += s.compiled;
-    ran += s.ran;
   }
+  const Counts n = countsOf(t);
   json j = {{"project", t.name},       {"platform", std::string(toString(platform))},
             {"knobs", knobs},          {"strategy", t.strategy},
             {"grid_size", t.grid_size}, {"configs", configs},
-            {"pruned_by_estimate", pruned}, {"compiles_saved", pruned},
-            {"compiled", compiled},    {"ran", ran}};
+            {"pruned_by_estimate", n.pruned}, {"compiles_saved", n.pruned},
+            {"compiled", n.compiled},  {"ran", n.ran}};
   if (const tune::Screened* pick = pickOf(t)) j["pick"] = tune::label(pick->config);
   if (!t.compile_note.empty()) j["compile_note"] = t.compile_note;
   if (!t.problem.empty()) j["problem"] = t.problem;
@@ -335,11 +336,7 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
   out << "  rank  configuration                  GM bytes      tasks  estimate                              compiler"
          "                                golden\n";
   int rank = 0;
-  std::size_t pruned = 0, compiled = 0, ran = 0;
   for (const tune::Screened& s : t.configs) {
-    pruned += !s.pruned.empty();
-    compiled += s.compiled;
-    ran += s.ran;
     const bool kept = s.pruned.empty();
     std::string cfg = tune::label(s.config) + (s.current ? " (now)" : "");
     std::string estimate = kept ? s.binding + " " + percent(s.use) : "PRUNED " + s.pruned;
@@ -351,8 +348,9 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
     text.erase(text.find_last_not_of(' ') + 1);
     out << text << "\n";
   }
-  out << "  " << pruned << " of " << t.configs.size() << " pruned by the estimate (compiles saved), " << compiled
-      << " compiled, " << ran << " run" << (t.compile_note.empty() ? "" : " (" + t.compile_note + ")") << "\n";
+  const Counts n = countsOf(t);
+  out << "  " << n.pruned << " of " << t.configs.size() << " pruned by the estimate (compiles saved), " << n.compiled
+      << " compiled, " << n.ran << " run" << (t.compile_note.empty() ? "" : " (" + t.compile_note + ")") << "\n";
   if (const tune::Screened* pick = pickOf(t)) out << "  pick: " << tune::label(pick->config) << "\n";
   for (const std::string& sh : t.shared) out << "  note: the knob " << sh << " is set there too in every configuration\n";
   if (!t.apply_note.empty()) out << "  " << t.apply_note << "\n";

@@ -12,13 +12,6 @@ using dsl::Expr;
 using dsl::Function;
 using dsl::Value;
 
-std::string_view opName(const Expr& call) {
-  std::string_view op = call.pl_name;
-  for (std::string_view prefix : {"tile.", "tensor.", "block."})
-    if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
-  return op;
-}
-
 // Ops whose result is a view of their operand: a view of a GM tensor in incore code is the load of
 // the viewed region.
 bool isViewOp(std::string_view op) {
@@ -82,7 +75,7 @@ std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const 
   for (int c : fn->calls) {
     const Expr& call = fn->exprs[static_cast<std::size_t>(c)];
     if (call.stmt < region.first || call.stmt >= region.last || call.pl_name.empty()) continue;
-    const std::string_view op = opName(call);
+    const std::string_view op = call.opName();
     const Value* result = call.value >= 0 ? &fn->values[static_cast<std::size_t>(call.value)] : nullptr;
     bool ok = true;
     if (op == "load" && result && !call.args.empty()) {

@@ -63,6 +63,13 @@ struct Expr {
   int callee_function = -1;  // index into that file's functions
 
   bool isPlCall() const { return kind == ExprKind::Call && !pl_name.empty(); }
+  // The operation of a pl call without its namespace ("tile.load", "tensor.load", "block.load" -> "load").
+  std::string_view opName() const {
+    std::string_view op = pl_name;
+    for (std::string_view prefix : {"tile.", "tensor.", "block."})
+      if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
+    return op;
+  }
 };
 
 // ---------------------------------------------------------------- statements

@@ -34,12 +34,7 @@ bool isCubeSpace(MemSpace s) {
          s == MemSpace::Bias;
 }
 
-std::string_view opName(const Expr& call) {
-  std::string_view op = call.pl_name;
-  for (std::string_view prefix : {"tile.", "tensor.", "block."})
-    if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
-  return op;
-}
+std::string_view opName(const Expr& call) { return call.opName(); }
 
 bool isMatmulOp(std::string_view op) {
   return op == "matmul" || op == "matmul_acc" || op == "matmul_bias" || op == "gemv" || op == "gemv_acc" ||

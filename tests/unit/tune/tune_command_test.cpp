@@ -50,6 +50,16 @@ struct TuneWorkspace {
     t.compile = compile;
     return test::runInProcess([&](const Io& io) { return runTune(o, t, paths, io); });
   }
+  // Options with the stand-in compiler (tests/fixtures/compile/fake-python.sh) as the toolchain, every
+  // compile of projects/p succeeding.
+  CommonOptions withFakeCompiler() {
+    ws.write("pypto/python/pypto/__init__.py", "");
+    ws.write("projects/p/pypto_src/FAKE_MODE", "ok\n");
+    auto o = test::optionsIn(ws.path(), Format::Json);
+    o.toolchain.pypto = (ws / "pypto").string();
+    o.toolchain.python = test::fakeCompilePython();
+    return o;
+  }
 };
 
 TEST(TuneCommand, PrunesOverCapacityAndRanksTheRestByTheirBindingSpace) {
@@ -105,11 +115,7 @@ TEST(TuneCommand, APortWithoutTunablesOrNoProjectIsAToolError) {
 // is compiled in its own copy of the port, the constant set in it; the pruned ones are not compiled.
 TEST(TuneCommand, CompilesEachSurvivorInACopyOfThePort) {
   TuneWorkspace t;
-  t.ws.write("pypto/python/pypto/__init__.py", "");
-  t.ws.write("projects/p/pypto_src/FAKE_MODE", "ok\n");
-  auto o = test::optionsIn(t.ws.path(), Format::Json);
-  o.toolchain.pypto = (t.ws / "pypto").string();
-  o.toolchain.python = test::fakeCompilePython();
+  auto o = t.withFakeCompiler();
   TuneOptions opts;
   auto r = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -132,18 +138,14 @@ TEST(TuneCommand, CompilesEachSurvivorInACopyOfThePort) {
 
 TEST(TuneCommand, ApplyWritesThePickIntoThePortAndRecordsOneLedgerAttempt) {
   TuneWorkspace t;
-  t.ws.write("pypto/python/pypto/__init__.py", "");
-  t.ws.write("projects/p/pypto_src/FAKE_MODE", "ok\n");
-  auto o = test::optionsIn(t.ws.path(), Format::Json);
-  o.toolchain.pypto = (t.ws / "pypto").string();
-  o.toolchain.python = test::fakeCompilePython();
+  auto o = t.withFakeCompiler();
   TuneOptions opts;
   opts.apply = true;
   opts.html = (t.ws / "tune.html").string();
   auto r = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   auto j = nlohmann::json::parse(r.out)["projects"][0];
-  EXPECT_EQ(j["apply"]["note"], "applied ROW_TILE=64");
+  EXPECT_EQ(j["apply"]["note"], "applied ROW_TILE=64") << j.dump();
   EXPECT_NE(test::readFile(t.ws / "projects/p/pypto_src/incore.py").find("ROW_TILE = 64\n"), std::string::npos);
   std::string ledger = test::readFile(t.ws / "projects/p/.port-check/ledger.jsonl");
   EXPECT_EQ(std::count(ledger.begin(), ledger.end(), '\n'), 1) << ledger;
@@ -153,15 +155,15 @@ TEST(TuneCommand, ApplyWritesThePickIntoThePortAndRecordsOneLedgerAttempt) {
   // Tuned again, the port as it is ranks first: nothing is written.
   r = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_EQ(nlohmann::json::parse(r.out)["projects"][0]["apply"]["note"], "nothing applied: the port as it is ranks first");
+  EXPECT_EQ(nlohmann::json::parse(r.out)["projects"][0]["apply"]["note"], "nothing applied: the port as it is ranks first")
+      << r.out;
 }
 
 // A knob a pypto-lib block the port imports assigns too is set in the block's copy as well; --apply
 // refuses to write only half of it.
 TEST(TuneCommand, AKnobSharedWithAPyptoLibBlockIsSetInBothAndNotApplied) {
   TuneWorkspace t;
-  t.ws.write("pypto/python/pypto/__init__.py", "");
-  t.ws.write("projects/p/pypto_src/FAKE_MODE", "ok\n");
+  auto o = t.withFakeCompiler();
   t.ws.write("pypto-lib/blk/blk.py", "ROW_TILE = 32\n");
   std::string text = kIncore;
   text.insert(text.find("ROWS = 1024"), R"(import sys
@@ -175,9 +177,6 @@ from blk import ROW_TILE as BLOCK_ROWS  # noqa: E402,F401
 
 )");
   t.ws.write("projects/p/pypto_src/incore.py", text);
-  auto o = test::optionsIn(t.ws.path(), Format::Json);
-  o.toolchain.pypto = (t.ws / "pypto").string();
-  o.toolchain.python = test::fakeCompilePython();
   TuneOptions opts;
   opts.apply = true;
   auto r = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
