@@ -75,9 +75,10 @@ def main() -> int:
             now_rank = ranked.index(now) + 1 if now in ranked else "-"
             pick = configs[0]
             golden = pick.get("golden", {}).get("status", "not run")
+            verdict = pick["verdict"] if golden in ("passed", "not run") else f"{pick['verdict']}, golden {golden}"
             proposed = " (proposed)" if any(k.get("proposed") for k in pruned["knobs"]) else ""
             share = f"{pruned['pruned_by_estimate']} of {len(configs)}"
-            rows.append(f"| {project}{proposed} | {platform} | {share} | `{pick['label']}` | {pick['verdict']}, golden {golden} "
+            rows.append(f"| {project}{proposed} | {platform} | {share} | `{pick['label']}` | {verdict} "
                         f"| `{now['label'] if now else '?'}`: rank {now_rank}, {now['verdict'] if now else '?'} "
                         f"| {t_pruned:.1f} s ({pruned['compiled']} compiled) | {t_all:.1f} s ({every.get('compiled', 0)} compiled) |")
             kept.append({"project": project, "platform": platform, "pruned": pruned, "all": every,

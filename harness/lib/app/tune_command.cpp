@@ -65,6 +65,7 @@ struct ProjectTune {
   std::vector<tune::Screened> configs;  // ranked
   std::map<tune::Config, CompiledConfig> compiled;  // of the configurations compiled
   std::string problem;                  // why nothing was tuned
+  std::string note;                     // what the search could not do (no knob: the port as it is only)
   std::string compile_note;             // why nothing was compiled, when so
   std::vector<std::string> shared;      // "KNOB in FILE": a knob a pypto-lib block assigns too
   std::vector<std::string> applied;     // files --apply wrote
@@ -186,16 +187,21 @@ ProjectTune tuneProject(const TuneRun& run, const Project& project) {
       if (std::find(own.begin(), own.end(), f.path) == own.end())
         if (const dsl::Constant* c = f.constant(k.name); c && !c->imported) t.shared.push_back(k.name + " in " + f.path);
   if (t.knobs.empty()) {
-    t.problem = "no TUNABLES declaration naming a constant of the port, and no constant the code divides an extent "
-                "by to propose (docs/tune.md; `port-check lint` checks a declaration)";
-    return t;
+    // Nothing to search: the port as it is is still screened, compiled and run, so every port gets its row.
+    t.note = "no knob: no TUNABLES declaration, and no constant the port (or a pypto-lib stage it calls) divides an "
+             "extent by to propose; only the port as it is was evaluated (docs/tune.md)";
+    t.strategy = "the port as it is";
+    t.grid_size = 1;
+    t.configs.push_back(tune::screen(files, {}, session.platform, own));
+    t.configs.back().current = true;
+  } else {
+    tune::SearchResult found = tune::searchConfigs(
+        t.knobs, [&](const tune::Config& c) { return tune::screen(files, c, session.platform, own); }, kGridLimit,
+        run.options.beam_width);
+    t.strategy = found.strategy;
+    t.grid_size = found.grid_size;
+    t.configs = std::move(found.configs);
   }
-  tune::SearchResult found = tune::searchConfigs(
-      t.knobs, [&](const tune::Config& c) { return tune::screen(files, c, session.platform, own); }, kGridLimit,
-      run.options.beam_width);
-  t.strategy = found.strategy;
-  t.grid_size = found.grid_size;
-  t.configs = std::move(found.configs);
   tune::pruneUnderUsed(t.configs);
   tune::rank(t.configs);
   if (!run.settings) return t;
@@ -305,6 +311,7 @@ json toJson(const ProjectTune& t, Platform platform) {
   if (const tune::Screened* pick = pickOf(t)) j["pick"] = tune::label(pick->config);
   if (!t.compile_note.empty()) j["compile_note"] = t.compile_note;
   if (!t.problem.empty()) j["problem"] = t.problem;
+  if (!t.note.empty()) j["note"] = t.note;
   if (!t.shared.empty()) j["shared_with_blocks"] = t.shared;
   if (!t.apply_note.empty()) j["apply"] = {{"note", t.apply_note}, {"files", t.applied}};
   return j;
@@ -332,7 +339,8 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
   }
   out << ": " << t.configs.size() << " configuration" << (t.configs.size() == 1 ? "" : "s") << " screened ("
       << t.strategy << " over " << static_cast<long long>(t.grid_size) << ")"
-      << (t.proposed ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
+      << (t.proposed && !t.knobs.empty() ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
+  if (!t.note.empty()) out << "  note: " << t.note << "\n";
   out << "  rank  configuration                  GM bytes      tasks  estimate                              compiler"
          "                                golden\n";
   int rank = 0;

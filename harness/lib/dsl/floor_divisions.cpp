@@ -11,7 +11,7 @@ std::vector<FloorDivision> floorDivisions(const ProgramModel& program) {
         const Expr& left = fn.exprs[static_cast<std::size_t>(e.children[0])];
         const Expr& right = fn.exprs[static_cast<std::size_t>(e.children[1])];
         if (right.kind != ExprKind::Name || !left.number.isInt() || left.number.i <= 0) continue;
-        found.push_back({right.name, left.number.i, std::string(file.text(e)), file.path, e.loc.line});
+        found.push_back({right.name, left.number.i, std::string(file.text(e)), file.path, e.loc.line, &fn});
       }
   return found;
 }

@@ -16,6 +16,7 @@ struct FloorDivision {
   std::string text;        // as written
   std::string file;
   int line = 0;
+  const Function* function = nullptr;  // the function it is in
 };
 
 std::vector<FloorDivision> floorDivisions(const ProgramModel& program);

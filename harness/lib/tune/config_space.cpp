@@ -44,6 +44,7 @@ std::vector<Config> gridOf(const std::vector<Knob>& knobs, std::size_t limit, bo
 }
 
 std::string label(const Config& config) {
+  if (config.empty()) return "the port as it is";
   std::string out;
   for (const auto& [name, value] : config) out += (out.empty() ? "" : ", ") + name + "=" + std::to_string(value);
   return out;

@@ -83,13 +83,9 @@ std::optional<CompileTarget> writeConfigTree(const Workspace& ws, const Project&
     }
     if (!copyFile(it->path(), to, text ? &*text : nullptr, error)) return std::nullopt;
   }
-  for (const auto& [name, done] : assigned)
-    if (!done) {
-      error = "no file of " + rel_src + " assigns " + name + " at module level";
-      return std::nullopt;
-    }
   // The workspace's pypto-lib, where the port's relative sys.path finds it; a block that assigns a knob
-  // at module level gets the configuration's value too, as the estimate's screening gave it.
+  // at module level gets the configuration's value too, as the estimate's screening gave it (a knob
+  // proposed from a block stage the port calls is assigned there only).
   const fs::path lib = ws.root / "pypto-lib";
   if (fs::is_directory(lib, ec))
     for (fs::recursive_directory_iterator it(lib, ec), end; !ec && it != end; it.increment(ec)) {
@@ -97,9 +93,17 @@ std::optional<CompileTarget> writeConfigTree(const Workspace& ws, const Project&
       const std::string original = readAll(it->path());
       std::string changed = original;
       for (const auto& [name, value] : config)
-        if (auto next = withConstant(changed, name, value)) changed = *next;
+        if (auto next = withConstant(changed, name, value)) {
+          changed = *next;
+          assigned[name] = true;
+        }
       if (!copyFile(it->path(), root / fs::relative(it->path(), ws.root), changed != original ? &changed : nullptr, error))
         return std::nullopt;
+    }
+  for (const auto& [name, done] : assigned)
+    if (!done) {
+      error = "no file of " + rel_src + " or pypto-lib assigns " + name + " at module level";
+      return std::nullopt;
     }
   CompileTarget t;
   t.name = project.name + "@" + label(config);

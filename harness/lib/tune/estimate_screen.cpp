@@ -1,6 +1,7 @@
 #include "tune/estimate_screen.h"
 
 #include "cost/schedule_cost.h"
+#include "dsl/kernel_arg_shapes.h"
 #include "sram/sram_estimator.h"
 
 namespace portcheck::tune {
@@ -32,6 +33,15 @@ Screened screen(std::span<const SourceFile> files, const Config& config, Platfor
   s.fits = s.use <= 1.0;
   if (!s.fits)
     s.pruned = "over capacity: " + s.binding + " " + std::to_string(s.bytes) + " of " + std::to_string(s.capacity);
+  // A kernel called with another shape than it is compiled for computes the wrong numbers (DSL120).
+  if (s.pruned.empty()) {
+    const std::vector<dsl::KernelShapeMismatch> mismatches = dsl::kernelShapeMismatches(model);
+    if (!mismatches.empty()) {
+      const dsl::KernelShapeMismatch& m = mismatches.front();
+      s.pruned = "kernel shape (DSL120): '" + m.kernel->name + "' parameter '" + m.param + "' is " + m.param_shape +
+                 ", called with " + m.arg_shape;
+    }
+  }
   return s;
 }
 

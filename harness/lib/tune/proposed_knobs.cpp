@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "dsl/floor_divisions.h"
 
@@ -19,6 +20,34 @@ bool isOwn(const std::vector<std::string>& own, const std::string& path) {
 std::map<std::string, std::vector<std::int64_t>> dividedExtents(const dsl::ProgramModel& program) {
   std::map<std::string, std::vector<std::int64_t>> out;
   for (const dsl::FloorDivision& d : dsl::floorDivisions(program)) out[d.name].push_back(d.extent);
+  return out;
+}
+
+// The functions the port's own code reaches: its own, and every function they call, transitively
+// (a pypto-lib block's stage the orchestration calls; not the block's own test entry).
+std::set<const dsl::Function*> reached(const dsl::ProgramModel& program, const std::vector<std::string>& own) {
+  std::set<const dsl::Function*> seen;
+  std::vector<const dsl::Function*> todo;
+  for (const dsl::FileModel& file : program.files)
+    if (isOwn(own, file.path))
+      for (const dsl::Function& fn : file.functions) todo.push_back(&fn);
+  while (!todo.empty()) {
+    const dsl::Function* fn = todo.back();
+    todo.pop_back();
+    if (!seen.insert(fn).second) continue;
+    for (int c : fn->calls)
+      if (const dsl::Function* callee = program.function(program.callee(*fn, fn->exprs[static_cast<std::size_t>(c)])))
+        todo.push_back(callee);
+  }
+  return seen;
+}
+
+// Constants floor-divided inside a function the port reaches, defined outside the port's own files.
+std::set<std::string> reachedLibraryDivisors(const dsl::ProgramModel& program, const std::vector<std::string>& own) {
+  const std::set<const dsl::Function*> functions = reached(program, own);
+  std::set<std::string> out;
+  for (const dsl::FloorDivision& d : dsl::floorDivisions(program))
+    if (!isOwn(own, d.file) && functions.count(d.function)) out.insert(d.name);
   return out;
 }
 
@@ -51,9 +80,11 @@ std::vector<Knob> proposedKnobs(const dsl::ProgramModel& program, const std::vec
   const auto divided = dividedExtents(program);
   const auto element = innermostLoadElement(program);
   std::vector<Knob> knobs;
+  const std::set<std::string> library = reachedLibraryDivisors(program, own_files);
   for (const dsl::FileModel& file : program.files) {
-    if (!isOwn(own_files, file.path)) continue;
+    const bool own = isOwn(own_files, file.path);
     for (const dsl::Constant& c : file.constants) {
+      if (!own && !library.count(c.name)) continue;
       auto d = divided.find(c.name);
       if (c.imported || !c.value.isInt() || c.value.i <= 0 || d == divided.end()) continue;
       if (std::any_of(knobs.begin(), knobs.end(), [&](const Knob& k) { return k.name == c.name; })) continue;

@@ -5,7 +5,7 @@ computes max -> subtract -> exp -> sum -> divide on tiles, and stores the result
 the five producer -> consumer steps are fused, so no intermediate round-trips through GM.
 
 SRAM budget on a2a3 (Vec capacity 188416 B), one block:
-  x_tile, the two reduction scratch tiles, shifted, exps, probs: ROW_TILE x COLS x 4 B = 32768 B each
+  x_tile, the two reduction scratch tiles, shifted, exps, probs: ROW_TILE x COLS x 4 B = 65536 B each
   row_max, row_sum: ROW_TILE x 1 x 4 B, 32-byte aligned
   port-check's estimate (MemoryReuse shares dead buffers): see PORTING.md
 Innermost run: COLS x 4 B = 1024 B, above the 512 B a2a3 wants per TLOAD/TSTORE row.
@@ -14,7 +14,7 @@ import pypto.language as pl
 
 ROWS = 1024
 COLS = 256
-ROW_TILE = 32
+ROW_TILE = 64
 # The row block is the port's schedule knob: `port-check tune` tries these (docs/tune.md).
 TUNABLES = {"ROW_TILE": (8, 16, 32, 64, 128, 256)}
 

@@ -100,13 +100,19 @@ TEST(TuneCommand, TextSaysWhatWasPrunedAndWhyNothingWasCompiled) {
       << r.out;
 }
 
-TEST(TuneCommand, APortWithoutTunablesOrNoProjectIsAToolError) {
+// A port with no knob still gets its row: the port as it is, screened (and compiled and run when asked).
+TEST(TuneCommand, APortWithoutAKnobIsEvaluatedAsItIsAndNoProjectIsAToolError) {
   TuneWorkspace t;
   t.ws.write("projects/q/pypto_src/golden.py", "RTOL = 1e-5\n");
   t.ws.write("projects/q/pypto_src/incore.py", "ROWS = 8\n");
   auto r = t.tune(Format::Text, {"projects/q"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.out.find("no TUNABLES declaration"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: no knob"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the port as it is (now)"), std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(t.tune(Format::Json, {"projects/q"}).out)["projects"][0];
+  EXPECT_EQ(j["configs"].size(), 1u);
+  EXPECT_TRUE(j["configs"][0]["current"].get<bool>());
+  EXPECT_NE(j["note"].get<std::string>().find("no knob"), std::string::npos);
   EXPECT_EQ(t.tune(Format::Text, {}).exit_code, 2);
   EXPECT_EQ(t.tune(Format::Text, {"projects/nowhere"}).exit_code, 2);
 }
@@ -228,6 +234,25 @@ TEST(TuneTree, SetsTheLastModuleAssignmentOfTheConstant) {
   EXPECT_EQ(*tune::withConstant("ROW_TILE = 8\nROW_TILE = 32\n", "ROW_TILE", 16), "ROW_TILE = 8\nROW_TILE = 16\n");
   EXPECT_FALSE(tune::withConstant("MY_ROW_TILE = 32\n    ROW_TILE = 4\n", "ROW_TILE", 16));  // not module level
   EXPECT_FALSE(tune::withConstant("COLS = 256\n", "ROW_TILE", 16));
+}
+
+// A knob proposed from a pypto-lib stage the port calls is assigned in the block only: its copy gets the
+// value, and a knob assigned nowhere is an error naming both places.
+TEST(TuneTree, AKnobAssignedOnlyInAPyptoLibBlockIsSetInTheBlocksCopy) {
+  test::TempDir ws;
+  ws.write("projects/p/pypto_src/orchestration.py", "from blk import stage\n");
+  ws.write("pypto-lib/blk/blk.py", "N_TILE = 64\n");
+  Workspace w{std::filesystem::canonical(ws.path())};
+  Project p;
+  p.name = "p";
+  p.dir = w.root / "projects/p";
+  p.pypto_src = p.dir / "pypto_src";
+  std::string error;
+  auto target = tune::writeConfigTree(w, p, {{"N_TILE", 128}}, w.root / ".cache", error);
+  ASSERT_TRUE(target) << error;
+  EXPECT_EQ(test::readFile(target->tree_root / "pypto-lib/blk/blk.py"), "N_TILE = 128\n");
+  EXPECT_FALSE(tune::writeConfigTree(w, p, {{"K_TILE", 128}}, w.root / ".cache", error));
+  EXPECT_NE(error.find("no file of projects/p/pypto_src or pypto-lib assigns K_TILE"), std::string::npos) << error;
 }
 
 TEST(TuneGrid, EveryCombinationInDeclarationOrderUpToTheLimit) {

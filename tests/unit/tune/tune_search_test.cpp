@@ -8,6 +8,7 @@
 #include "tune/apply_config.h"
 #include "tune/config_search.h"
 #include "tune/cost_model.h"
+#include "tune/estimate_screen.h"
 #include "tune/proposed_knobs.h"
 #include "tune/tune_html.h"
 
@@ -60,6 +61,40 @@ TEST(TuneCostModel, PrunesWhatIsFarUnderUsedForNoLessTrafficButKeepsTheBaseline)
   EXPECT_NE(v[1].pruned.find("under-used"), std::string::npos) << v[1].pruned;
   EXPECT_TRUE(v[2].pruned.empty());  // the port as it is
   EXPECT_TRUE(v[3].pruned.empty());  // moves fewer bytes
+}
+
+// A configuration whose orchestration slices another shape than a kernel's literal annotation is
+// pruned before any compile (DSL120): the compiler accepts it and the kernel computes a part only.
+TEST(TuneScreen, PrunesAConfigurationThatCallsAKernelWithAnotherShape) {
+  SourceFile f;
+  f.path = "p.py";
+  f.text = R"(import pypto.language as pl
+
+ROWS = 64
+
+
+@pl.jit.incore
+def halve(x: pl.Tensor[[64, 128], pl.FP32], y: pl.Out[pl.Tensor[[64, 128], pl.FP32]]):
+    t = pl.load(x, [0, 0], [ROWS, 128])
+    pl.store(pl.mul(t, 0.5), [0, 0], y)
+    return y
+
+
+@pl.jit
+def entry(x: pl.Tensor[[256, 128], pl.FP32], y: pl.Out[pl.Tensor[[256, 128], pl.FP32]]):
+    for i in pl.range(256 // ROWS):
+        xv = pl.slice(x, [ROWS, 128], [i * ROWS, 0])
+        yv = pl.slice(y, [ROWS, 128], [i * ROWS, 0])
+        halve(xv, yv)
+    return y
+)";
+  std::vector<SourceFile> files = {f};
+  tune::Screened same = tune::screen(files, {{"ROWS", 64}}, Platform::A2A3);
+  EXPECT_TRUE(same.pruned.empty()) << same.pruned;
+  tune::Screened other = tune::screen(files, {{"ROWS", 128}}, Platform::A2A3);
+  EXPECT_NE(other.pruned.find("DSL120"), std::string::npos) << other.pruned;
+  EXPECT_NE(other.pruned.find("[128, 128]"), std::string::npos) << other.pruned;
+  EXPECT_EQ(tune::verdictOf(other), tune::Verdict::Pruned);
 }
 
 TEST(TuneSearch, BeamSearchBeyondTheGridLimitFindsTheSeparableOptimum) {
@@ -129,6 +164,49 @@ def k(x: pl.Tensor[[1024, 768], pl.FP32], out: pl.Out[pl.Tensor[[1024, 768], pl.
   auto a5 = tune::proposedKnobs(modelOf(text), {"p/incore.py"}, Platform::A5);
   EXPECT_EQ(a5[1].candidates, (std::vector<std::int64_t>{8, 16, 32, 64, 128, 256}));
   EXPECT_TRUE(tune::proposedKnobs(modelOf(text), {"other.py"}, Platform::A5).empty());  // not the port's own file
+}
+
+// A port whose tile constants live in a pypto-lib block it calls gets them proposed: the floor division is
+// in a stage the port's orchestration reaches. The block's own test entry is not reached.
+TEST(TuneProposals, ConstantsOfABlockStageThePortCallsButNotOfTheBlocksOwnEntry) {
+  std::vector<SourceFile> files(2);
+  files[0].path = "p/orchestration.py";
+  files[0].text = R"(import pypto.language as pl
+from block import stage
+
+
+@pl.jit
+def entry(x: pl.Tensor[[128, 1024], pl.FP32], y: pl.Out[pl.Tensor[[128, 1024], pl.FP32]]):
+    y = stage(x, y)
+    return y
+)";
+  files[1].path = "lib/block/block.py";
+  files[1].text = R"(import pypto.language as pl
+
+COLS = 1024
+N_TILE = 128
+SELF_TEST_TILE = 64
+
+
+@pl.jit.inline
+def stage(x: pl.Tensor[[128, 1024], pl.FP32], y: pl.Tensor[[128, 1024], pl.FP32]):
+    for nb in pl.parallel(COLS // N_TILE):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0, nb * N_TILE], [128, N_TILE])
+            y = pl.store(t, [0, nb * N_TILE], y)
+    return y
+
+
+@pl.jit
+def block_test(x: pl.Tensor[[128, 1024], pl.FP32], y: pl.Out[pl.Tensor[[128, 1024], pl.FP32]]):
+    for i in pl.range(COLS // SELF_TEST_TILE):
+        y = stage(x, y)
+    return y
+)";
+  auto knobs = tune::proposedKnobs(dsl::buildProgramModel(files), {"p/orchestration.py"}, Platform::A5);
+  ASSERT_EQ(knobs.size(), 1u);
+  EXPECT_EQ(knobs[0].name, "N_TILE");
+  EXPECT_EQ(knobs[0].current, 128);
 }
 
 TEST(TuneApply, WritesThePickIntoThePortAndNothingWhenAKnobIsMissing) {
