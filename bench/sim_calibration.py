@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -106,7 +107,7 @@ def main() -> int:
     ap.add_argument("--platform", default="a2a3sim,a5sim")
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=int, default=900)
-    ap.add_argument("--work", type=Path, default=Path("/tmp/sim-calibration"))
+    ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "sim-calibration")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     pypto = args.pypto.resolve()

@@ -180,7 +180,7 @@ ProjectTune tuneProject(const TuneRun& run, const Project& project) {
   t.knobs = tune::knobsOf(model);
   if (t.knobs.empty()) {
     t.knobs = tune::proposedKnobs(model, own, session.platform);
-    t.proposed = true;
+    t.proposed = !t.knobs.empty();
   }
   for (const tune::Knob& k : t.knobs)
     for (const dsl::FileModel& f : model.files)
@@ -339,7 +339,7 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
   }
   out << ": " << t.configs.size() << " configuration" << (t.configs.size() == 1 ? "" : "s") << " screened ("
       << t.strategy << " over " << static_cast<long long>(t.grid_size) << ")"
-      << (t.proposed && !t.knobs.empty() ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
+      << (t.proposed ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
   if (!t.note.empty()) out << "  note: " << t.note << "\n";
   out << "  rank  configuration                  GM bytes      tasks  estimate                              compiler"
          "                                golden\n";

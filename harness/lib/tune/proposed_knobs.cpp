@@ -17,9 +17,9 @@ bool isOwn(const std::vector<std::string>& own, const std::string& path) {
 }
 
 // Extents floor-divided by each constant (`EXTENT // NAME`), over every function of the program.
-std::map<std::string, std::vector<std::int64_t>> dividedExtents(const dsl::ProgramModel& program) {
+std::map<std::string, std::vector<std::int64_t>> dividedExtents(const std::vector<dsl::FloorDivision>& divisions) {
   std::map<std::string, std::vector<std::int64_t>> out;
-  for (const dsl::FloorDivision& d : dsl::floorDivisions(program)) out[d.name].push_back(d.extent);
+  for (const dsl::FloorDivision& d : divisions) out[d.name].push_back(d.extent);
   return out;
 }
 
@@ -43,10 +43,11 @@ std::set<const dsl::Function*> reached(const dsl::ProgramModel& program, const s
 }
 
 // Constants floor-divided inside a function the port reaches, defined outside the port's own files.
-std::set<std::string> reachedLibraryDivisors(const dsl::ProgramModel& program, const std::vector<std::string>& own) {
+std::set<std::string> reachedLibraryDivisors(const dsl::ProgramModel& program, const std::vector<dsl::FloorDivision>& divisions,
+                                             const std::vector<std::string>& own) {
   const std::set<const dsl::Function*> functions = reached(program, own);
   std::set<std::string> out;
-  for (const dsl::FloorDivision& d : dsl::floorDivisions(program))
+  for (const dsl::FloorDivision& d : divisions)
     if (!isOwn(own, d.file) && functions.count(d.function)) out.insert(d.name);
   return out;
 }
@@ -77,10 +78,11 @@ std::map<std::string, std::int64_t> innermostLoadElement(const dsl::ProgramModel
 
 std::vector<Knob> proposedKnobs(const dsl::ProgramModel& program, const std::vector<std::string>& own_files,
                                 Platform platform) {
-  const auto divided = dividedExtents(program);
+  const std::vector<dsl::FloorDivision> divisions = dsl::floorDivisions(program);
+  const auto divided = dividedExtents(divisions);
+  const std::set<std::string> library = reachedLibraryDivisors(program, divisions, own_files);
   const auto element = innermostLoadElement(program);
   std::vector<Knob> knobs;
-  const std::set<std::string> library = reachedLibraryDivisors(program, own_files);
   for (const dsl::FileModel& file : program.files) {
     const bool own = isOwn(own_files, file.path);
     for (const dsl::Constant& c : file.constants) {
