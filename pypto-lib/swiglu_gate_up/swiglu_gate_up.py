@@ -11,7 +11,9 @@ read from GM exactly once):
   cube    both projections share each [M_TILE, K_TILE] chunk of x; FP32 accumulation in Acc over
           a pl.pipeline K loop (`if k0 == 0: matmul else matmul_acc`)
   vector  exp, +1, recip, two multiplies on the two accumulators, cast to BF16 (round to nearest
-          even), one store into the caller's [M_TILE, N_TILE] view of h
+          even), one store into h at column n0. The store names h and the offset itself: a
+          `pl.slice` of h's columns made outside the scope reaches the kernel with the dense
+          strides of its own [128, 64] shape (DSL119), and 99.2 % of h came out wrong on a2a3sim
 pl.split(UP_DOWN) halves the rows each AIV handles. The accumulators cross to the vector cores
 through a ring in the AIV's buffer: at N_TILE = 64 the split takes the AIV from 131072 to
 98304 B on a2a3 and runs the epilogue on both AIVs of the cluster; at N_TILE = 128 the split is
@@ -44,7 +46,6 @@ def gate_up_swiglu(
 ):
     for nb in pl.parallel(INTER // N_TILE):
         n0 = nb * N_TILE
-        h_block = pl.slice(h, [M_TILE, N_TILE], [0, n0])
         with pl.at(
             level=pl.Level.CORE_GROUP,
             optimizations=[pl.split(pl.SplitMode.UP_DOWN)],
@@ -65,7 +66,9 @@ def gate_up_swiglu(
                     up_acc = pl.matmul_acc(up_acc, x_chunk, wu_chunk, b_trans=True)
             sigmoid = pl.recip(pl.add(pl.exp(pl.neg(gate_acc)), 1.0), high_precision=True)
             act = pl.mul(pl.mul(gate_acc, sigmoid), up_acc)
-            h_block = pl.assemble(h_block, pl.cast(act, target_type=pl.BF16, mode="rint"), [0, 0])
+            # Into h itself at [0, n0]: a pl.slice view of h taken outside the scope would reach the
+            # kernel with compact strides (DSL121) and scatter every row but the first.
+            h = pl.assemble(h, pl.cast(act, target_type=pl.BF16, mode="rint"), [0, n0])
     return h
 
 

@@ -1,4 +1,5 @@
 // port-check run, and the run stage of port-check check --run (docs/run-stage.md).
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -7,6 +8,8 @@
 #include "app/run_stage_runner.h"
 #include "compiler/compile_stage.h"
 #include "golden/run_stage.h"
+#include "golden/static_causes.h"
+#include "lint/lint_engine.h"
 #include "process/subprocess.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
@@ -18,6 +21,22 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kDefaultRunTimeoutSeconds = 600;
+
+// The lint findings a golden mismatch may be explained by: the report's own when a lint stage ran
+// (check --run), else a lint of the targets made for that purpose (run), only when a golden failed.
+std::vector<Diagnostic> lintFindingsFor(const Report& report, const Session& session, const CommonOptions& options,
+                                        const Targets& targets, const std::vector<Diagnostic>& run) {
+  for (const StageStatus& s : report.run.stages)
+    if (s.name == "lint") return report.diagnostics;
+  const bool mismatch = std::any_of(run.begin(), run.end(), [](const Diagnostic& d) {
+    return d.rule == "GOLD001" || d.rule == "GOLD002";
+  });
+  if (!mismatch) return {};
+  LintSettings settings;
+  settings.platform = session.platform;
+  settings.config = &session.config;
+  return lintTargets(session.workspace, targets, settings, options.jobs).diagnostics;
+}
 
 }  // namespace
 
@@ -48,6 +67,7 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
   run_options.use_cache = !compile.no_cache;
   RunStageResult r = runGoldenStage(list, compiled, session.platform, settings, run_options);
   std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
+  noteStaticCauses(diagnostics, lintFindingsFor(report, session, options, targets, diagnostics));
   session.config.apply(diagnostics);
   bool run_tool_failed = false;
   for (const Diagnostic& d : diagnostics) run_tool_failed |= d.source == Stage::Tool && d.severity == Severity::Error;

@@ -293,7 +293,8 @@ json toJson(const ProjectTune& t, Platform platform) {
               {"capacity", s.capacity},
               {"use", s.use},
               {"tasks", s.tasks ? json(*s.tasks) : json(nullptr)},
-              {"gm_bytes", s.gm_bytes ? json(*s.gm_bytes) : json(nullptr)}};
+              {"gm_bytes", s.gm_bytes ? json(*s.gm_bytes) : json(nullptr)},
+              {"critical_gm_bytes", s.critical_gm_bytes ? json(*s.critical_gm_bytes) : json(nullptr)}};
     if (!s.pruned.empty()) c["pruned"] = s.pruned;
     if (!s.cost_unknown.empty()) c["cost_unknown"] = s.cost_unknown;
     if (s.compiled)
@@ -341,7 +342,7 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
       << t.strategy << " over " << static_cast<long long>(t.grid_size) << ")"
       << (t.proposed ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
   if (!t.note.empty()) out << "  note: " << t.note << "\n";
-  out << "  rank  configuration                  GM bytes      tasks  estimate                              compiler"
+  out << "  rank  configuration                            critical GM   GM bytes      tasks  estimate                              compiler"
          "                                golden\n";
   int rank = 0;
   for (const tune::Screened& s : t.configs) {
@@ -349,8 +350,8 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
     std::string cfg = tune::label(s.config) + (s.current ? " (now)" : "");
     std::string estimate = kept ? s.binding + " " + percent(s.use) : "PRUNED " + s.pruned;
     char line[1024];
-    std::snprintf(line, sizeof line, "  %4s  %-30s %-13s %-6s %-37s %-39s %s", kept ? std::to_string(++rank).c_str() : "-",
-                  cfg.c_str(), figure(s.gm_bytes).c_str(), figure(s.tasks).c_str(), estimate.c_str(),
+    std::snprintf(line, sizeof line, "  %4s  %-40s %-13s %-13s %-6s %-37s %-39s %s", kept ? std::to_string(++rank).c_str() : "-",
+                  cfg.c_str(), figure(s.critical_gm_bytes).c_str(), figure(s.gm_bytes).c_str(), figure(s.tasks).c_str(), estimate.c_str(),
                   compilerText(s).c_str(), goldenText(s).c_str());
     std::string text = line;
     text.erase(text.find_last_not_of(' ') + 1);

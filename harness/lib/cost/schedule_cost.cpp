@@ -1,5 +1,7 @@
 #include "cost/schedule_cost.h"
 
+#include "advice/core_count.h"
+
 #include <algorithm>
 #include <set>
 #include <tuple>
@@ -45,6 +47,59 @@ std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Functi
     trips *= *n;
   }
   return trips;
+}
+
+// The dispatches of one run of a pl.at scope of an inline stage: the trips of the loops around the scope
+// in the stage (a pl.spmd for-form's own blocks included), times the trips around each call of the stage
+// from a function of the run. nullopt with `why` empty when no function of the run calls the stage,
+// with `why` set when a trip count is not static.
+template <typename InRun>
+std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                            const InRun& inRun, std::string& why) {
+  const Function* stage = model.function({kernel.file_index, kernel.function_index});
+  if (!stage || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= stage->regions.size()) return std::nullopt;
+  const dsl::FileModel& stage_file = model.files[static_cast<std::size_t>(kernel.file_index)];
+  const int scope = stage->regions[static_cast<std::size_t>(kernel.region)].stmt;
+  if (scope < 0) return std::nullopt;
+  std::optional<std::int64_t> own = 1;
+  const dsl::Stmt& st = stage->stmts[static_cast<std::size_t>(scope)];
+  if (st.loop >= 0 && stage->loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
+    own = stage->loops[static_cast<std::size_t>(st.loop)].trip_count;
+  if (!own) {
+    why = "block count of the pl.spmd at " + where(stage_file, *stage, scope);
+    return std::nullopt;
+  }
+  std::optional<std::int64_t> inside = tripsAround(stage_file, *stage, scope, 0, -1, why);
+  if (!inside) return std::nullopt;
+  std::int64_t calls = 0;
+  bool called = false;
+  for (const dsl::FunctionRef r : model.allFunctions()) {
+    if (!inRun(r.file) || (r.file == kernel.file_index && r.function == kernel.function_index)) continue;
+    const Function* caller = model.function(r);
+    if (!caller || caller->isInline() || caller->isIncoreFunction()) continue;
+    const dsl::FileModel& caller_file = model.files[static_cast<std::size_t>(r.file)];
+    for (int c : caller->calls) {
+      const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
+      const dsl::FunctionRef target = model.callee(*caller, call);
+      if (target.file != kernel.file_index || target.function != kernel.function_index || call.stmt < 0) continue;
+      std::optional<std::int64_t> around = tripsAround(caller_file, *caller, call.stmt, 0, -1, why);
+      if (!around) return std::nullopt;
+      calls += *around;
+      called = true;
+    }
+  }
+  if (!called) return std::nullopt;
+  return calls * *own * *inside;
+}
+
+// The cores the tasks of a kernel spread over: the AIVs for a vector-only kernel, else the AICs (a cube
+// kernel, or a mixed one, which takes a cluster of one AIC and its AIVs per task).
+int coresFor(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates, Platform platform) {
+  bool cube = false;
+  for (int e : estimates)
+    for (const sram::SpaceEstimate& s : kernels[static_cast<std::size_t>(e)].spaces)
+      if (s.space != "Vec" && (s.hwm > 0 || !s.tiles.empty())) cube = true;
+  return advice::coreCount(platform, cube ? "AIC" : "AIV");
 }
 
 }  // namespace
@@ -100,11 +155,22 @@ std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const 
     }
     if (!ok) return std::nullopt;
   }
+  // Subscript sugar on a GM tensor (`x[0:M, k0:k0 + K]` read, `y[0:M, d0:d0 + D] = acc` written) is a
+  // load or store of the subscripted region.
+  for (const dsl::SubscriptAccess& sa : fn->subscripts) {
+    if (sa.stmt < region.first || sa.stmt >= region.last || sa.base_value < 0 || sa.expr < 0) continue;
+    const Value& base = fn->values[static_cast<std::size_t>(sa.base_value)];
+    if (base.type.kind != dsl::ValueKind::Tensor || base.on_chip) continue;
+    const Value* accessed = fn->valueOf(sa.expr);
+    if (!add(sa.stmt, accessed ? movedBytes(accessed->type, &base) : std::nullopt,
+             sa.write ? "the written region" : "the read region"))
+      return std::nullopt;
+  }
   return total;
 }
 
 ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
-                          const std::vector<std::string>& entry_files) {
+                          Platform platform, const std::vector<std::string>& entry_files) {
   auto inRun = [&](int file_index) {
     const std::string& path = model.files[static_cast<std::size_t>(file_index)].path;
     return entry_files.empty() || std::find(entry_files.begin(), entry_files.end(), path) != entry_files.end();
@@ -112,6 +178,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
   ScheduleCost cost;
   cost.tasks = 0;
   cost.gm_bytes = 0;
+  cost.critical_gm_bytes = 0;
   auto unknown = [&](std::optional<std::int64_t>& figure, const std::string& why) {
     figure.reset();
     if (std::find(cost.unknown.begin(), cost.unknown.end(), why) == cost.unknown.end()) cost.unknown.push_back(why);
@@ -151,11 +218,63 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         *bytes += *b;
       }
       k.gm_bytes_per_task = bytes;
+      k.cores = coresFor(kernels, t.estimates, platform);
       if (cost.tasks && k.dispatches) *cost.tasks += *k.dispatches;
       if (cost.gm_bytes && k.dispatches && bytes) *cost.gm_bytes += *k.dispatches * *bytes;
       else if (!k.dispatches) unknown(cost.gm_bytes, why);
       cost.kernels.push_back(std::move(k));
     }
+  }
+  // The pl.at scopes of inline stages (@pl.jit.inline, a pypto-lib block's stage) are dispatched where
+  // a function of the run calls the stage.
+  std::set<std::tuple<int, int, int>> stage_regions;
+  for (std::size_t e = 0; e < kernels.size(); ++e) {
+    const sram::KernelEstimate& ke = kernels[e];
+    if (dispatched.count(static_cast<int>(e)) || ke.repeated) continue;
+    const Function* stage = model.function({ke.file_index, ke.function_index});
+    if (!stage || !stage->isInline()) continue;
+    std::string why;
+    std::optional<std::int64_t> calls = stageDispatches(model, ke, inRun, why);
+    if (!calls) {
+      if (!why.empty()) {
+        unknown(cost.tasks, why);
+        unknown(cost.gm_bytes, why);
+        dispatched.insert(static_cast<int>(e));
+      }
+      continue;
+    }
+    dispatched.insert(static_cast<int>(e));
+    // The _aic / _aiv halves of one scope are one dispatch.
+    if (!stage_regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
+    KernelCost k;
+    k.kernel = ke.kernel;
+    k.dispatches = calls;
+    std::string bwhy;
+    std::optional<std::int64_t> bytes = 0;
+    for (std::size_t h = 0; h < kernels.size(); ++h) {
+      const sram::KernelEstimate& half = kernels[h];
+      if (half.repeated || half.file_index != ke.file_index || half.function_index != ke.function_index ||
+          half.region != ke.region)
+        continue;
+      std::optional<std::int64_t> b = kernelGmBytes(model, half, bwhy);
+      if (!b) {
+        bytes.reset();
+        break;
+      }
+      *bytes += *b;
+      break;  // the halves of a split scope share its source region: its bytes are counted once
+    }
+    std::vector<int> halves;
+    for (std::size_t h = 0; h < kernels.size(); ++h)
+      if (!kernels[h].repeated && kernels[h].file_index == ke.file_index &&
+          kernels[h].function_index == ke.function_index && kernels[h].region == ke.region)
+        halves.push_back(static_cast<int>(h));
+    k.cores = coresFor(kernels, halves, platform);
+    if (cost.tasks) *cost.tasks += *calls;
+    if (!bytes) unknown(cost.gm_bytes, bwhy);
+    else if (cost.gm_bytes) *cost.gm_bytes += *calls * *bytes;
+    k.gm_bytes_per_task = bytes;
+    cost.kernels.push_back(std::move(k));
   }
   for (std::size_t e = 0; e < kernels.size(); ++e)
     if (!dispatched.count(static_cast<int>(e)) && !kernels[e].repeated && inRun(kernels[e].file_index)) {
@@ -163,6 +282,17 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       unknown(cost.tasks, why);
       unknown(cost.gm_bytes, why);
     }
+  // Each dispatch site in waves of at most one task per core; the sites one after the other.
+  for (const KernelCost& k : cost.kernels) {
+    if (!cost.critical_gm_bytes) break;
+    if (!k.dispatches || !k.gm_bytes_per_task || k.cores <= 0) {
+      cost.critical_gm_bytes.reset();
+      break;
+    }
+    const std::int64_t waves = (*k.dispatches + k.cores - 1) / k.cores;
+    *cost.critical_gm_bytes += waves * *k.gm_bytes_per_task;
+  }
+  if (!cost.gm_bytes || !cost.tasks) cost.critical_gm_bytes.reset();
   return cost;
 }
 

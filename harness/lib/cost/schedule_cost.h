@@ -6,8 +6,14 @@
 //    an InCore function) counted once per trip of every loop around it in the orchestration
 //    (pl.range, pl.parallel, pl.spmd, ...);
 //  * GM bytes moved: per kernel, every pl.load and pl.store (the tile's elements in the GM tensor's
-//    element type) and every implicit load of a GM tensor operand of a tensor-level op, each counted
-//    once per trip of the loops around it inside the kernel; times the kernel's dispatches.
+//    element type), every implicit load of a GM tensor operand of a tensor-level op and every
+//    subscript read or write of a GM tensor, each counted once per trip of the loops around it inside
+//    the kernel; times the kernel's dispatches;
+//  * GM bytes on the critical path: the tasks of one dispatch site run in waves of at most one per
+//    core of their kind (a vector kernel on the AIVs, a cube or mixed one on the AICs, one per
+//    cluster), each core streaming its task's bytes; per site, the waves times the bytes of a task,
+//    summed over the sites as if they ran one after the other. Fewer, larger tasks move fewer bytes in
+//    all but can leave cores idle: this is the figure that sees it.
 //
 // A loop whose trip count is not static makes the figure it multiplies unknown; what made it so is
 // listed, so a ranking never compares a guess with a count.
@@ -26,11 +32,13 @@ struct KernelCost {
   std::string kernel;                   // the compiler's name (a split kernel: without _aic / _aiv)
   std::optional<std::int64_t> dispatches;
   std::optional<std::int64_t> gm_bytes_per_task;
+  int cores = 0;                        // cores its tasks spread over (AIV, or AIC for cube and mixed)
 };
 
 struct ScheduleCost {
   std::optional<std::int64_t> tasks;     // dispatches of one run; nullopt: not static
   std::optional<std::int64_t> gm_bytes;  // bytes loaded + stored by the kernels in one run
+  std::optional<std::int64_t> critical_gm_bytes;  // bytes on the critical path (waves x bytes per task)
   std::vector<KernelCost> kernels;
   std::vector<std::string> unknown;      // why a figure is unknown ("trip count of the loop at x.py:12")
 };
@@ -39,7 +47,7 @@ struct ScheduleCost {
 // (paths as in the model; empty: every file) are the files whose orchestration-level functions are the
 // run: a library block's own test entry in an imported file is not part of the port's run.
 ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
-                          const std::vector<std::string>& entry_files = {});
+                          Platform platform, const std::vector<std::string>& entry_files = {});
 
 // The bytes a kernel moves through GM in one dispatch (see above); nullopt with `why` when a loop in
 // it has no static trip count or a moved tile has no static size.

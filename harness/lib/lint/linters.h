@@ -37,7 +37,8 @@ struct PythonUnit {
 // A pypto-lib/ block a project imports (dsl/library_imports.h), or a module of the unit's `context`: in
 // the unit's model so calls resolve and the estimator covers its kernels (SRAM rows), but findings
 // located in it belong to its own lint (`port-check lint pypto-lib/`, the module itself), not to every
-// program that imports it. A project's own files are under projects/<name>/.
+// program that imports it; except, for a pypto-lib block, the findings that mean wrong numbers
+// (rules/wrong_numbers.h), which the port reports too. A project's own files are under projects/<name>/.
 bool importedLibraryFile(const PythonUnit& unit, std::string_view path);
 
 // Builds the unit's DSL model, runs the DSL rules and applies the unit's suppression comments.

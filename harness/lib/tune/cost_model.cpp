@@ -40,6 +40,7 @@ bool ranksBefore(const Screened& a, const Screened& b) {
   const Verdict va = verdictOf(a), vb = verdictOf(b);
   if (va != vb) return va < vb;
   if (va == Verdict::Pruned) return a.use < b.use;  // the nearest miss first
+  if (int c = compareFewer(a.critical_gm_bytes, b.critical_gm_bytes)) return c < 0;
   if (int c = compareFewer(a.gm_bytes, b.gm_bytes)) return c < 0;
   if (int c = compareFewer(a.tasks, b.tasks)) return c < 0;
   if (bindingUse(a) != bindingUse(b)) return bindingUse(a) > bindingUse(b);
@@ -59,7 +60,9 @@ std::size_t pruneUnderUsed(std::vector<Screened>& configs) {
   std::size_t pruned = 0;
   for (Screened& s : configs) {
     if (!s.pruned.empty() || s.current || s.use * 4 >= top.use * (1 - 1e-9)) continue;
-    if (compareFewer(s.gm_bytes, top.gm_bytes) < 0 || compareFewer(s.tasks, top.tasks) < 0) continue;
+    if (compareFewer(s.critical_gm_bytes, top.critical_gm_bytes) < 0 || compareFewer(s.gm_bytes, top.gm_bytes) < 0 ||
+        compareFewer(s.tasks, top.tasks) < 0)
+      continue;
     char why[160];
     std::snprintf(why, sizeof why, "under-used: %s at %.1f%%, under a quarter of %s's %.1f%% for no less traffic",
                   s.binding.c_str(), 100 * s.use, label(top.config).c_str(), 100 * top.use);

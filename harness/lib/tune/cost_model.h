@@ -3,12 +3,14 @@
 // figure is traded against another through a made-up exchange rate:
 //   1. the verdict: the golden passed on the simulator; compiled cleanly (not run); not compiled (the
 //      estimate only); the compile failed, the golden failed or timed out; pruned by the estimate;
-//   2. fewer GM bytes moved in one run (cost/schedule_cost.h), a known figure before an unknown one;
-//   3. fewer tasks dispatched;
-//   4. more of the binding SRAM space used (the compiler's figure once compiled, else the estimate's):
+//   2. fewer GM bytes on the critical path (each dispatch site in waves of one task per core, the
+//      sites one after the other; cost/schedule_cost.h), a known figure before an unknown one;
+//   3. fewer GM bytes moved in one run;
+//   4. fewer tasks dispatched;
+//   5. more of the binding SRAM space used (the compiler's figure once compiled, else the estimate's):
 //      the porting method's "grow tiles while SRAM is under-used";
-//   5. fewer of the compiler's performance hints;
-//   6. less simulator wall time, where the golden ran.
+//   6. fewer of the compiler's performance hints;
+//   7. less simulator wall time, where the golden ran.
 #include <cstddef>
 #include <string_view>
 #include <vector>
@@ -29,7 +31,8 @@ bool ranksBefore(const Screened& a, const Screened& b);
 void rank(std::vector<Screened>& configs);
 
 // Prunes the survivors that use their binding space far below the goal: under a quarter of the best
-// survivor's use while moving no fewer GM bytes and dispatching no fewer tasks than it (a larger tile
+// survivor's use while moving no fewer GM bytes (on the critical path and in all) and dispatching no
+// fewer tasks than it (a larger tile
 // that costs nothing more is there to take). The port's current configuration is kept as the baseline.
 // Returns how many it pruned.
 std::size_t pruneUnderUsed(std::vector<Screened>& configs);

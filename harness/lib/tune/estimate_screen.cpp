@@ -6,6 +6,28 @@
 
 namespace portcheck::tune {
 
+namespace {
+
+// A pl.create_tensor of incore code larger than Vec: PyPTO creates it in Vec first and checks its size
+// there (src/ir/transforms/op_conversion_registry.cpp, tensor.create -> tile.create), an accumulator
+// bound for Acc included, and stops with an internal error. "file:line (N bytes)", or empty.
+std::string createOverVec(const dsl::ProgramModel& model, Platform platform) {
+  const std::int64_t vec = capacityBytes(platform, "Vec");
+  for (const dsl::FileModel& file : model.files)
+    for (const dsl::Function& fn : file.functions)
+      for (int c : fn.calls) {
+        const dsl::Expr& call = fn.exprs[static_cast<std::size_t>(c)];
+        if (call.opName() != "create_tensor" || call.stmt < 0 || call.value < 0) continue;
+        if (!fn.stmts[static_cast<std::size_t>(call.stmt)].incore) continue;
+        const std::optional<std::int64_t> bytes = fn.values[static_cast<std::size_t>(call.value)].type.bytes();
+        if (bytes && *bytes > vec)
+          return file.path + ":" + std::to_string(call.loc.line) + " (" + std::to_string(*bytes) + " bytes)";
+      }
+  return "";
+}
+
+}  // namespace
+
 Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform,
                 const std::vector<std::string>& run_files) {
   Screened s;
@@ -13,9 +35,10 @@ Screened screen(std::span<const SourceFile> files, const Config& config, Platfor
   dsl::ConstantOverrides overrides(config.begin(), config.end());
   dsl::ProgramModel model = dsl::buildProgramModel(files, &overrides);
   const std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, platform);
-  const cost::ScheduleCost cost = cost::scheduleCost(model, kernels, run_files);
+  const cost::ScheduleCost cost = cost::scheduleCost(model, kernels, platform, run_files);
   s.tasks = cost.tasks;
   s.gm_bytes = cost.gm_bytes;
+  s.critical_gm_bytes = cost.critical_gm_bytes;
   s.cost_unknown = cost.unknown;
   for (const sram::KernelEstimate& k : sram::firstInstances(kernels)) {
     ++s.kernels;
@@ -33,6 +56,10 @@ Screened screen(std::span<const SourceFile> files, const Config& config, Platfor
   s.fits = s.use <= 1.0;
   if (!s.fits)
     s.pruned = "over capacity: " + s.binding + " " + std::to_string(s.bytes) + " of " + std::to_string(s.capacity);
+  if (s.pruned.empty())
+    if (std::string where = createOverVec(model, platform); !where.empty())
+      s.pruned = "over capacity: pl.create_tensor at " + where + " is created in Vec first, of " +
+                 std::to_string(capacityBytes(platform, "Vec")) + " bytes";
   // A kernel called with another shape than it is compiled for computes the wrong numbers (DSL120).
   if (s.pruned.empty()) {
     const std::vector<dsl::KernelShapeMismatch> mismatches = dsl::kernelShapeMismatches(model);

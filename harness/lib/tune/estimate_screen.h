@@ -25,6 +25,7 @@ struct Screened {
   // The schedule's cost (cost/schedule_cost.h): dispatches and GM bytes of one run; nullopt: not static.
   std::optional<std::int64_t> tasks;
   std::optional<std::int64_t> gm_bytes;
+  std::optional<std::int64_t> critical_gm_bytes;  // GM bytes on the critical path (cost/schedule_cost.h)
   std::vector<std::string> cost_unknown;
   std::string pruned;         // why the estimate pruned it ("" = a survivor)
   // The compiler's verdict, for a configuration that fits and was compiled (tune_command.cpp).

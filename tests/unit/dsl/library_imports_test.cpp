@@ -222,6 +222,37 @@ TEST(LibraryImports, LintEstimatesTheImportedKernelsUnderThePortsNameAndAdvisesO
   EXPECT_NE(lib.out.find("\"DSL117\""), std::string::npos) << "the block's own lint keeps its findings\n" << lib.out;
 }
 
+// A block finding that means wrong numbers (DSL119: a column window written through dense strides) is
+// the port's too, located in the block's file; the block's other findings stay with its own lint.
+TEST(LibraryImports, LintOfThePortReportsTheBlocksFindingsThatMeanWrongNumbers) {
+  LibraryPort p;
+  p.ws.write("pypto-lib/scale_bias/scale_bias.py", std::string(kBlock) + R"(
+
+@pl.jit.inline
+def halve_columns(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Tensor[[64, 256], pl.FP32]):
+    for h in pl.parallel(2):
+        y_block = pl.slice(y, [64, 128], [0, h * 128])
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0, h * 128], [64, 128])
+            y_block = pl.assemble(y_block, pl.mul(t, 0.5), [0, 0])
+    return y
+)");
+  auto r = p.run([](const CommonOptions& o, const Io& io) { return runLint(o, {"projects/port"}, io); });
+  json j = json::parse(r.out);
+  int window = 0;
+  for (const json& d : j["diagnostics"]) {
+    if (d["file"].get<std::string>().rfind("pypto-lib/", 0) != 0) continue;
+    EXPECT_EQ(d["rule"], "DSL119") << "only the wrong-numbers findings of a block are the port's: " << d;
+    if (d["rule"] == "DSL119") {
+      ++window;
+      EXPECT_EQ(d["file"], "pypto-lib/scale_bias/scale_bias.py");
+      EXPECT_EQ(d["severity"], "error");
+    }
+  }
+  EXPECT_EQ(window, 1) << r.out;
+  EXPECT_NE(r.exit_code, 0) << "an error in a block the port runs fails the port's lint";
+}
+
 TEST(LibraryImports, ReportDrawsTheImportedKernelsInThePortsTaskGraph) {
   LibraryPort p;
   ReportOptions ro;

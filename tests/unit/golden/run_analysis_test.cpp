@@ -8,6 +8,8 @@
 #include "golden/run_analysis.h"
 #include "core/text.h"
 #include "golden/run_text.h"
+#include "golden/static_causes.h"
+#include "lint/python_unit_support.h"
 #include "output/golden_table.h"
 #include "output/json_model.h"
 #include "rules/catalogue.h"
@@ -143,6 +145,29 @@ TEST(RunAnalysis, RealSimAWrongReductionAxisIsLargeErrorsOnAThirdOfTheElements) 
   EXPECT_EQ(o.mismatches, 89960);
   EXPECT_GT(*o.max_rel_err, 1e6);  // column sums instead of row sums: off by orders of magnitude
   EXPECT_TRUE(has(a.diagnostics[0].message, "89960 of 262144 elements (34.3%)")) << a.diagnostics[0].message;
+}
+
+// A golden mismatch beside a lint finding that predicts wrong numbers (DSL119 here, from the rule's bad
+// fixture) carries a note pointing at it; a finding of another rule adds none.
+TEST(RunAnalysis, AMismatchNamesTheLintFindingThatPredictsIt) {
+  RunAnalysis a = analyzeRun(recorded("real_sim_wrong_axis"));
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);
+  std::vector<Diagnostic> lint = test::lintPythonText(
+      "DSL119_bad.py", test::readFile(test::fixturesDir() + "/dsl_rules/DSL119_bad.py"));
+  std::size_t predicting = 0;
+  for (const Diagnostic& d : lint) predicting += d.rule == "DSL119";
+  ASSERT_GT(predicting, 0u);
+  // A subscript-sugar warning (DSL112): style, not a cause of wrong numbers.
+  lint.push_back(makeDiagnostic("DSL112", "k.py", 3, 5, "tensor 'x' read through subscript sugar", "pl.load"));
+  const std::size_t before = a.diagnostics.at(0).notes.size();
+  noteStaticCauses(a.diagnostics, lint);
+  const Diagnostic& gold = a.diagnostics.at(0);
+  ASSERT_EQ(gold.notes.size(), before + predicting);
+  for (std::size_t i = before; i < gold.notes.size(); ++i) {
+    EXPECT_EQ(gold.notes[i].file, "DSL119_bad.py");
+    EXPECT_GT(gold.notes[i].line, 0);
+    EXPECT_TRUE(has(gold.notes[i].message, "[DSL119] found by the lint")) << gold.notes[i].message;
+  }
 }
 
 TEST(RunAnalysis, RealSimATailNotWrittenHoldsWhateverTheDeviceBufferHeldNotZeros) {

@@ -53,6 +53,21 @@ TEST(TuneCostModel, VerdictThenBytesThenTasksThenUseThenHints) {
   EXPECT_EQ(tune::label(w[4].config), "T=3");
 }
 
+// The critical path ranks before the total: fewer bytes in all lose to fewer bytes per wave of cores.
+TEST(TuneCostModel, BytesOnTheCriticalPathRankBeforeBytesInAll) {
+  tune::Screened few_tasks = config(256, 32'000'000, 48, 1.0), many_tasks = config(64, 40'000'000, 60, 1.0);
+  few_tasks.critical_gm_bytes = 3'000'000;
+  many_tasks.critical_gm_bytes = 2'000'000;
+  std::vector<tune::Screened> v = {few_tasks, many_tasks};
+  tune::rank(v);
+  EXPECT_EQ(tune::label(v[0].config), "T=64");
+  // An unknown critical path ranks after a known one.
+  tune::Screened unknown = config(1, 1, 1, 1.0);
+  v = {unknown, many_tasks};
+  tune::rank(v);
+  EXPECT_EQ(tune::label(v[0].config), "T=64");
+}
+
 TEST(TuneCostModel, PrunesWhatIsFarUnderUsedForNoLessTrafficButKeepsTheBaseline) {
   std::vector<tune::Screened> v = {config(64, 100, 1, 0.8), config(8, 100, 1, 0.1), config(4, 100, 1, 0.05),
                                    config(2, 50, 1, 0.02)};
@@ -95,6 +110,42 @@ def entry(x: pl.Tensor[[256, 128], pl.FP32], y: pl.Out[pl.Tensor[[256, 128], pl.
   EXPECT_NE(other.pruned.find("DSL120"), std::string::npos) << other.pruned;
   EXPECT_NE(other.pruned.find("[128, 128]"), std::string::npos) << other.pruned;
   EXPECT_EQ(tune::verdictOf(other), tune::Verdict::Pruned);
+}
+
+// The cube accumulator of matmul_bt at D_TILE=512 on a5: Acc holds its 262144 bytes, but PyPTO creates
+// every pl.create_tensor of incore code in Vec first (245760 bytes on a5) and stops there (COMP010).
+TEST(TuneScreen, PrunesAnAccumulatorCreatedLargerThanVec) {
+  SourceFile f;
+  f.path = "p.py";
+  f.text = R"(import pypto.language as pl
+
+D_TILE = 256
+
+
+@pl.jit
+def entry(a: pl.Tensor[[128, 256], pl.BF16], w: pl.Tensor[[512, 256], pl.BF16], y: pl.Out[pl.Tensor[[128, 512], pl.FP32]]):
+    for db in pl.parallel(512 // D_TILE):
+        d0 = db * D_TILE
+        with pl.at(level=pl.Level.CORE_GROUP):
+            acc = pl.create_tensor([128, D_TILE], dtype=pl.FP32)
+            for kb in pl.pipeline(256 // 32, stage=1):
+                k0 = kb * 32
+                a_chunk = a[0:128, k0 : k0 + 32]
+                w_chunk = w[d0 : d0 + D_TILE, k0 : k0 + 32]
+                if k0 == 0:
+                    acc = pl.matmul(a_chunk, w_chunk, b_trans=True, out_dtype=pl.FP32)
+                else:
+                    acc = pl.matmul_acc(acc, a_chunk, w_chunk, b_trans=True)
+            y[0:128, d0 : d0 + D_TILE] = acc
+    return y
+)";
+  std::vector<SourceFile> files = {f};
+  tune::Screened fits = tune::screen(files, {{"D_TILE", 256}}, Platform::A5);
+  EXPECT_EQ(fits.pruned.find("created in Vec first"), std::string::npos) << fits.pruned;
+  tune::Screened over = tune::screen(files, {{"D_TILE", 512}}, Platform::A5);
+  EXPECT_NE(over.pruned.find("pl.create_tensor at p.py:11 (262144 bytes) is created in Vec first, of 245760 bytes"),
+            std::string::npos)
+      << over.pruned;
 }
 
 TEST(TuneSearch, BeamSearchBeyondTheGridLimitFindsTheSeparableOptimum) {
