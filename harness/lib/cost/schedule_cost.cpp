@@ -1,10 +1,10 @@
 #include "cost/schedule_cost.h"
 
-#include "advice/core_count.h"
-
 #include <algorithm>
 #include <set>
 #include <tuple>
+
+#include "advice/core_count.h"
 
 namespace portcheck::cost {
 
@@ -247,23 +247,11 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     // The _aic / _aiv halves of one scope are one dispatch.
     if (!stage_regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
     KernelCost k;
-    k.kernel = ke.kernel;
+    k.kernel = ke.split ? ke.kernel.substr(0, ke.kernel.size() - 4) : ke.kernel;  // without _aic / _aiv
     k.dispatches = calls;
+    // The halves of a split scope share its source region: its bytes are counted once.
     std::string bwhy;
-    std::optional<std::int64_t> bytes = 0;
-    for (std::size_t h = 0; h < kernels.size(); ++h) {
-      const sram::KernelEstimate& half = kernels[h];
-      if (half.repeated || half.file_index != ke.file_index || half.function_index != ke.function_index ||
-          half.region != ke.region)
-        continue;
-      std::optional<std::int64_t> b = kernelGmBytes(model, half, bwhy);
-      if (!b) {
-        bytes.reset();
-        break;
-      }
-      *bytes += *b;
-      break;  // the halves of a split scope share its source region: its bytes are counted once
-    }
+    std::optional<std::int64_t> bytes = kernelGmBytes(model, ke, bwhy);
     std::vector<int> halves;
     for (std::size_t h = 0; h < kernels.size(); ++h)
       if (!kernels[h].repeated && kernels[h].file_index == ke.file_index &&

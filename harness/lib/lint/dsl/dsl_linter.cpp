@@ -68,8 +68,8 @@ void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, con
   // the port runs the block's code, so they are the port's too (located in the block's file).
   out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                            [&](const Diagnostic& d) {
-                             return importedLibraryFile(unit, d.file) &&
-                                    !(d.file.rfind("pypto-lib/", 0) == 0 && predictsWrongNumbers(d.rule));
+                             const bool block = !unit.project.empty() && d.file.rfind("pypto-lib/", 0) == 0;
+                             return importedLibraryFile(unit, d.file) && !(block && predictsWrongNumbers(d.rule));
                            }),
             out.end());
 }
