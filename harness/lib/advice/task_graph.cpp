@@ -75,14 +75,19 @@ std::vector<sram::SpaceEstimate> fusedEstimate(const std::vector<sram::KernelEst
   return out;
 }
 
-std::string coreOf(const std::vector<sram::KernelEstimate>& kernels, const Task& task) {
-  bool cube = false, vector = false;
-  for (int e : task.estimates)
+CoreUse coreUse(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates) {
+  CoreUse use;
+  for (int e : estimates)
     for (const auto& s : kernels[static_cast<std::size_t>(e)].spaces) {
       if (s.tiles.empty() && s.hwm == 0) continue;
-      (s.space == "Vec" ? vector : cube) = true;
+      (s.space == "Vec" ? use.vector : use.cube) = true;
     }
-  return cube == vector ? std::string() : cube ? "AIC" : "AIV";
+  return use;
+}
+
+std::string coreOf(const std::vector<sram::KernelEstimate>& kernels, const Task& task) {
+  const CoreUse use = coreUse(kernels, task.estimates);
+  return use.cube == use.vector ? std::string() : use.cube ? "AIC" : "AIV";
 }
 
 std::vector<sram::SpaceEstimate> crossCoreEstimate(const std::vector<sram::KernelEstimate>& kernels,

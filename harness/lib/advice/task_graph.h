@@ -51,6 +51,13 @@ struct TaskGraph {
 std::vector<sram::SpaceEstimate> fusedEstimate(const std::vector<sram::KernelEstimate>& kernels, const Task& producer,
                                                const Task& consumer, const std::string& tensor, Platform platform);
 
+// Which cores the kernel estimates use: cube spaces (Mat, Left, Right, Acc, Bias), the vector space (Vec).
+struct CoreUse {
+  bool cube = false;
+  bool vector = false;
+};
+CoreUse coreUse(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates);
+
 // "AIC" when the task's kernel uses only cube spaces (Mat, Left, Right, Acc, Bias), "AIV" when only Vec,
 // "" when both (a mixed kernel) or neither.
 std::string coreOf(const std::vector<sram::KernelEstimate>& kernels, const Task& task);

@@ -49,10 +49,26 @@ std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Functi
   return trips;
 }
 
-// The dispatches of one run of a pl.at scope of an inline stage: the trips of the loops around the scope
-// in the stage (a pl.spmd for-form's own blocks included), times the trips around each call of the stage
-// from a function of the run. nullopt with `why` empty when no function of the run calls the stage,
-// with `why` set when a trip count is not static.
+// The dispatches of the dispatching statement `stmt` per run of its function: once per trip of every loop
+// around it, and a `for i in pl.spmd(n)` body once per block too (its own loop counts); nullopt with
+// `why` when a count is not static.
+std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
+  std::optional<std::int64_t> own = 1;
+  if (st.loop >= 0 && fn.loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
+    own = fn.loops[static_cast<std::size_t>(st.loop)].trip_count;
+  if (!own) {
+    why = "block count of the pl.spmd at " + where(file, fn, stmt);
+    return std::nullopt;
+  }
+  std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why);
+  if (!trips) return std::nullopt;
+  return *trips * *own;
+}
+
+// The dispatches of one run of a pl.at scope of an inline stage: its dispatches per run of the stage,
+// times the trips around each call of the stage from a function of the run. nullopt with `why` empty
+// when no function of the run calls the stage, with `why` set when a trip count is not static.
 template <typename InRun>
 std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
                                             const InRun& inRun, std::string& why) {
@@ -61,15 +77,7 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   const dsl::FileModel& stage_file = model.files[static_cast<std::size_t>(kernel.file_index)];
   const int scope = stage->regions[static_cast<std::size_t>(kernel.region)].stmt;
   if (scope < 0) return std::nullopt;
-  std::optional<std::int64_t> own = 1;
-  const dsl::Stmt& st = stage->stmts[static_cast<std::size_t>(scope)];
-  if (st.loop >= 0 && stage->loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
-    own = stage->loops[static_cast<std::size_t>(st.loop)].trip_count;
-  if (!own) {
-    why = "block count of the pl.spmd at " + where(stage_file, *stage, scope);
-    return std::nullopt;
-  }
-  std::optional<std::int64_t> inside = tripsAround(stage_file, *stage, scope, 0, -1, why);
+  std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, why);
   if (!inside) return std::nullopt;
   std::int64_t calls = 0;
   bool called = false;
@@ -89,17 +97,13 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
     }
   }
   if (!called) return std::nullopt;
-  return calls * *own * *inside;
+  return calls * *inside;
 }
 
 // The cores the tasks of a kernel spread over: the AIVs for a vector-only kernel, else the AICs (a cube
 // kernel, or a mixed one, which takes a cluster of one AIC and its AIVs per task).
 int coresFor(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates, Platform platform) {
-  bool cube = false;
-  for (int e : estimates)
-    for (const sram::SpaceEstimate& s : kernels[static_cast<std::size_t>(e)].spaces)
-      if (s.space != "Vec" && (s.hwm > 0 || !s.tiles.empty())) cube = true;
-  return advice::coreCount(platform, cube ? "AIC" : "AIV");
+  return advice::coreCount(platform, advice::coreUse(kernels, estimates).cube ? "AIC" : "AIV");
 }
 
 }  // namespace
@@ -192,15 +196,8 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       KernelCost k;
       k.kernel = t.kernel;
       std::string why;
-      // A `for i in pl.spmd(n)` body is dispatched once per block: its own loop counts.
-      const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(t.stmt)];
-      std::optional<std::int64_t> own = 1;
-      if (st.loop >= 0 && fn.loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
-        own = fn.loops[static_cast<std::size_t>(st.loop)].trip_count;
-      if (!own) why = "block count of the pl.spmd at " + where(file, fn, t.stmt);
-      std::optional<std::int64_t> trips = own ? tripsAround(file, fn, t.stmt, 0, -1, why) : std::nullopt;
-      if (trips) k.dispatches = *trips * *own;
-      else unknown(cost.tasks, why);
+      k.dispatches = dispatchesAt(file, fn, t.stmt, why);
+      if (!k.dispatches) unknown(cost.tasks, why);
       // One dispatch runs both halves of a split kernel.
       std::optional<std::int64_t> bytes = 0;
       std::set<std::tuple<int, int, int>> regions;  // the _aic / _aiv halves and repeated instances share one

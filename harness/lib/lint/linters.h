@@ -40,6 +40,8 @@ struct PythonUnit {
 // program that imports it; except, for a pypto-lib block, the findings that mean wrong numbers
 // (rules/wrong_numbers.h), which the port reports too. A project's own files are under projects/<name>/.
 bool importedLibraryFile(const PythonUnit& unit, std::string_view path);
+// A pypto-lib/ block file in a project's unit (one kind of importedLibraryFile).
+bool importedBlockFile(const PythonUnit& unit, std::string_view path);
 
 // Builds the unit's DSL model, runs the DSL rules and applies the unit's suppression comments.
 std::vector<Diagnostic> lintPythonUnit(const PythonUnit& unit, const LintSettings& settings);

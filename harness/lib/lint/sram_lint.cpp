@@ -6,6 +6,7 @@
 
 #include "advice/advice_check.h"
 #include "dsl/dsl_model.h"
+#include "dsl/reached_functions.h"
 #include "lint/mem/mem_check.h"
 #include "sram/sram_estimator.h"
 
@@ -31,23 +32,8 @@ std::vector<sram::KernelEstimate> reachedKernels(const PythonUnit& unit, const d
   auto isContext = [&](const std::string& path) {
     return std::find(unit.context.begin(), unit.context.end(), path) != unit.context.end();
   };
-  std::set<std::pair<int, int>> reached;
-  std::vector<dsl::FunctionRef> work;
-  for (dsl::FunctionRef r : model.allFunctions())
-    if (!isContext(model.files[static_cast<std::size_t>(r.file)].path)) {
-      reached.insert({r.file, r.function});
-      work.push_back(r);
-    }
-  while (!work.empty()) {
-    const dsl::Function* fn = model.function(work.back());
-    work.pop_back();
-    for (int c : fn->calls) {
-      const dsl::Expr& call = fn->exprs[static_cast<std::size_t>(c)];
-      if (call.callee_file >= 0 && call.callee_function >= 0 &&
-          reached.insert({call.callee_file, call.callee_function}).second)
-        work.push_back({call.callee_file, call.callee_function});
-    }
-  }
+  const std::set<std::pair<int, int>> reached =
+      dsl::reachedFunctions(model, [&](const dsl::FileModel& f) { return !isContext(f.path); });
   kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
                                [&](const sram::KernelEstimate& k) {
                                  return !reached.count({k.file_index, k.function_index});

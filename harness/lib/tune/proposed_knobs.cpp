@@ -5,6 +5,7 @@
 #include <set>
 
 #include "dsl/floor_divisions.h"
+#include "dsl/reached_functions.h"
 
 namespace portcheck::tune {
 
@@ -23,29 +24,15 @@ std::map<std::string, std::vector<std::int64_t>> dividedExtents(const std::vecto
   return out;
 }
 
-// The functions the port's own code reaches: its own, and every function they call, transitively
-// (a pypto-lib block's stage the orchestration calls; not the block's own test entry).
-std::set<const dsl::Function*> reached(const dsl::ProgramModel& program, const std::vector<std::string>& own) {
-  std::set<const dsl::Function*> seen;
-  std::vector<const dsl::Function*> todo;
-  for (const dsl::FileModel& file : program.files)
-    if (isOwn(own, file.path))
-      for (const dsl::Function& fn : file.functions) todo.push_back(&fn);
-  while (!todo.empty()) {
-    const dsl::Function* fn = todo.back();
-    todo.pop_back();
-    if (!seen.insert(fn).second) continue;
-    for (int c : fn->calls)
-      if (const dsl::Function* callee = program.function(program.callee(*fn, fn->exprs[static_cast<std::size_t>(c)])))
-        todo.push_back(callee);
-  }
-  return seen;
-}
-
-// Constants floor-divided inside a function the port reaches, defined outside the port's own files.
+// Constants floor-divided inside a function the port's own code reaches (dsl/reached_functions.h: a
+// pypto-lib block's stage the orchestration calls, not the block's own test entry), defined outside the
+// port's own files.
 std::set<std::string> reachedLibraryDivisors(const dsl::ProgramModel& program, const std::vector<dsl::FloorDivision>& divisions,
                                              const std::vector<std::string>& own) {
-  const std::set<const dsl::Function*> functions = reached(program, own);
+  std::set<const dsl::Function*> functions;
+  for (const auto& [file, function] :
+       dsl::reachedFunctions(program, [&](const dsl::FileModel& f) { return isOwn(own, f.path); }))
+    functions.insert(program.function({file, function}));
   std::set<std::string> out;
   for (const dsl::FloorDivision& d : divisions)
     if (!isOwn(own, d.file) && functions.count(d.function)) out.insert(d.name);

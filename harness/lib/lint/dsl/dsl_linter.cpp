@@ -15,9 +15,13 @@
 
 namespace portcheck {
 
+bool importedBlockFile(const PythonUnit& unit, std::string_view path) {
+  return !unit.project.empty() && path.rfind("pypto-lib/", 0) == 0;
+}
+
 bool importedLibraryFile(const PythonUnit& unit, std::string_view path) {
   if (std::find(unit.context.begin(), unit.context.end(), path) != unit.context.end()) return true;
-  return !unit.project.empty() && path.rfind("pypto-lib/", 0) == 0;
+  return importedBlockFile(unit, path);
 }
 
 // Applies the suppression comments of every file and reports the ones that name no rule or
@@ -68,8 +72,8 @@ void lintPythonModel(const PythonUnit& unit, const dsl::ProgramModel& model, con
   // the port runs the block's code, so they are the port's too (located in the block's file).
   out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                            [&](const Diagnostic& d) {
-                             const bool block = !unit.project.empty() && d.file.rfind("pypto-lib/", 0) == 0;
-                             return importedLibraryFile(unit, d.file) && !(block && predictsWrongNumbers(d.rule));
+                             return importedLibraryFile(unit, d.file) &&
+                                    !(importedBlockFile(unit, d.file) && predictsWrongNumbers(d.rule));
                            }),
             out.end());
 }
