@@ -27,6 +27,17 @@ def make_workspace(root):
     write("projects/broken/pypto_src/kernel.cpp", "void k( {\n")
     write("projects/clean/pypto_src/golden.py", "RTOL = 1e-5\n")
     write("projects/odd name/pypto_src/golden.py", "x = 'caf\u00e9'\n")
+    write("projects/sched/pypto_src/golden.py", "RTOL = 1e-5\n")
+    write("projects/sched/pypto_src/program.py", (
+        "import pypto.language as pl\n\n\n"
+        "@pl.jit.incore\n"
+        "def double(x: pl.Tensor[[64, 128], pl.FP32], y: pl.Out[pl.Tensor[[64, 128], pl.FP32]]):\n"
+        "    pl.store(pl.mul(pl.load(x, [0, 0], [64, 128]), 2.0), [0, 0], y)\n"
+        "    return y\n\n\n"
+        "@pl.jit\n"
+        "def run(x: pl.Tensor[[64, 128], pl.FP32], y: pl.Out[pl.Tensor[[64, 128], pl.FP32]]):\n"
+        "    y = double(x, y)\n"
+        "    return y\n"))
     # A small bound, so the checks below fold the oldest attempts into a summary record.
     write("port-check.json", '{"options": {"ledger.max_attempts": 2}}\n')
 
@@ -112,6 +123,19 @@ def main():
             else:
                 passed += 1
                 print(f"ok   {name}")
+        # port-check report: the schedule rows (the check above leaves them empty).
+        doc = run(args.port_check, ws, "json", ["projects/sched"], command="report")
+        errors = [e.message for e in jsonschema.Draft7Validator(report_schema).iter_errors(doc)]
+        if not doc.get("schedule"):
+            errors.append("expected a schedule row, got none")
+        if errors:
+            failed += 1
+            print("FAIL json report of port-check report (schedule)")
+            for e in errors[:10]:
+                print(f"  {e}")
+        else:
+            passed += 1
+            print("ok   json report of port-check report (schedule)")
         # The checks above recorded attempts of projects/clean (three, bounded to two: one folded).
         cases = [
             ("ledger json of a project with attempts", lambda: list(ledger_validator.iter_errors(

@@ -2,12 +2,14 @@
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "advice/task_graph.h"
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
+#include "cost/schedule_cost.h"
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
 #include "lint/lint_engine.h"
@@ -29,25 +31,48 @@ bool reportable(const Diagnostic& d) {
   return d.rule == "DSL001";
 }
 
-HtmlUnitGraph unitGraph(const Workspace& ws, const std::string& name, const std::vector<fs::path>& sources,
-                        const Config& config, Platform platform, bool project) {
+// A unit's task graphs (for the page) and the cost of its schedule (for the table), from one model.
+struct UnitAnalysis {
+  HtmlUnitGraph graph;
+  std::optional<ScheduleRow> schedule;
+};
+
+UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std::vector<fs::path>& sources,
+                         const Config& config, Platform platform, bool project) {
   std::vector<SourceFile> files;
+  std::vector<std::string> own;
   for (const fs::path& p : sources) {
     if (!isPythonSource(p)) continue;
     std::string rel = ws.relative(p);
     if (config.excluded(rel)) continue;
     ReadResult r = readSourceFile(p, rel);
-    if (r.file) files.push_back(std::move(*r.file));
+    if (!r.file) continue;
+    own.push_back(r.file->path);
+    files.push_back(std::move(*r.file));
   }
-  HtmlUnitGraph g;
-  g.unit = name;
-  if (files.empty()) return g;
+  UnitAnalysis u;
+  u.graph.unit = name;
+  if (files.empty()) return u;
   if (project)  // as lint does: the pypto-lib blocks the port imports are part of its program
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, files)) files.push_back(std::move(f));
   dsl::ProgramModel model = dsl::buildProgramModel(files);
-  std::vector<sram::KernelEstimate> kernels = sram::firstInstances(sram::estimateProgram(model, platform));
-  g.graphs = advice::buildTaskGraphs(model, kernels);
-  return g;
+  std::vector<sram::KernelEstimate> all = sram::estimateProgram(model, platform);
+  std::vector<sram::KernelEstimate> kernels = sram::firstInstances(all);
+  u.graph.graphs = advice::buildTaskGraphs(model, kernels);
+  // The port's own files are the run; an imported block's test entry is not (as tune counts it).
+  const cost::ScheduleCost cost = cost::scheduleCost(model, all, platform, own);
+  if (cost.kernels.empty() && cost.unknown.empty()) return u;  // nothing dispatched: a library of kernels
+  ScheduleRow row;
+  row.project = name;
+  std::set<std::string> names;
+  for (const cost::KernelCost& k : cost.kernels) names.insert(k.kernel);
+  row.kernels = static_cast<int>(names.size());
+  row.tasks = cost.tasks;
+  row.gm_bytes = cost.gm_bytes;
+  row.critical_gm_bytes = cost.critical_gm_bytes;
+  row.unknown = cost.unknown;
+  u.schedule = std::move(row);
+  return u;
 }
 
 std::string joined(const std::vector<std::string>& names) {
@@ -131,12 +156,15 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
   html.title = "port-check report";
   for (std::size_t i = 0; i < paths.size() && i < 3; ++i) html.title += (i ? ", " : ": ") + paths[i];
   if (paths.size() > 3) html.title += ", ...";
+  auto add = [&](UnitAnalysis u) {
+    html.units.push_back(std::move(u.graph));
+    if (u.schedule) report.schedule.push_back(std::move(*u.schedule));
+  };
   for (const Project& p : targets.projects)
-    html.units.push_back(unitGraph(session.workspace, p.name, p.sources, session.config, session.platform, true));
+    add(analyzeUnit(session.workspace, p.name, p.sources, session.config, session.platform, true));
   for (const fs::path& f : targets.files)
     if (isPythonSource(f))
-      html.units.push_back(
-          unitGraph(session.workspace, f.stem().string(), {f}, session.config, session.platform, false));
+      add(analyzeUnit(session.workspace, f.stem().string(), {f}, session.config, session.platform, false));
 
   const fs::path cache = cacheRoot(session, options, report_options.cache_dir);
   // The last `port-check tune` of each project on this platform (docs/tune.md), when the cache has one.

@@ -313,7 +313,7 @@ std::vector<CompiledProgram> compiledPrograms(const AdapterResult& result, const
 }
 
 std::optional<ChainedRunProcess> splitChainedRun(std::string& log, const ProcessResult& process) {
-  static constexpr std::string_view kMarker = "[port-check] run phase after ";
+  static constexpr std::string_view kMarker = kChainedRunMarker;
   std::size_t at = log.find(kMarker);
   if (at == std::string::npos || (at > 0 && log[at - 1] != '\n')) return std::nullopt;
   std::size_t end = log.find('\n', at);
@@ -422,7 +422,9 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
       spec.argv.insert(spec.argv.end(), {"--then-run-out-dir", (run / "out").string(), "--then-run-result",
                                          (run / "result.json").string(), "--seed", "0"});
       spec.env = settings.chained_run->environment;
-      spec.timeout += settings.chained_run->timeout;
+      // The compile has its limit; the run, from the adapter's marker on, its own.
+      spec.phase_marker = std::string(kChainedRunMarker);
+      spec.phase_timeout = settings.chained_run->timeout;
     }
   }
 

@@ -130,6 +130,9 @@ DriverOutcome runCompileProcess(const CompileTarget& target, Platform platform, 
 // Splits a chained process's log at the adapter's run marker ("[port-check] run phase after S s", at a
 // line start): `log` keeps the compile's part, the result has the rest and the process outcome, which is
 // the run's. nullopt (log untouched) when the process never reached the run.
+// The line the adapter prints when a chained compile is done and the run starts (its compile seconds follow).
+inline constexpr std::string_view kChainedRunMarker = "[port-check] run phase after ";
+
 std::optional<ChainedRunProcess> splitChainedRun(std::string& log, const ProcessResult& process);
 
 }  // namespace portcheck

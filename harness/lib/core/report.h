@@ -77,6 +77,17 @@ struct GoldenRun {
   bool replayed = false;               // a passed run replayed from the run cache (golden/run_cache.h)
 };
 
+// What one run of a port's schedule costs, counted from the source (cost/schedule_cost.h): kernels,
+// tasks its orchestration dispatches, bytes its kernels move through GM, and those on the critical path.
+struct ScheduleRow {
+  std::string project;                           // project or program
+  int kernels = 0;                               // distinct kernels dispatched (a split kernel counts once)
+  std::optional<std::int64_t> tasks;             // nullopt: not static (see `unknown`)
+  std::optional<std::int64_t> gm_bytes;
+  std::optional<std::int64_t> critical_gm_bytes;
+  std::vector<std::string> unknown;              // why a figure is unknown
+};
+
 enum class StageState { Ran, Skipped, Failed };
 
 // What a stage did, e.g. {"compile", Skipped, "no PyPTO checkout found (looked in ../pypto)"}.
@@ -101,6 +112,7 @@ struct Report {
   std::vector<Diagnostic> diagnostics;
   std::vector<SramRow> sram;
   std::vector<GoldenRun> golden;  // the run stage, one entry per program run (or skipped)
+  std::vector<ScheduleRow> schedule;  // port-check report: the cost of each unit's schedule
 
   void add(Diagnostic d) { diagnostics.push_back(std::move(d)); }
   void append(std::vector<Diagnostic> ds);

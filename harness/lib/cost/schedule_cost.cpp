@@ -1,6 +1,7 @@
 #include "cost/schedule_cost.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -31,15 +32,60 @@ std::string where(const dsl::FileModel& file, const Function& fn, int stmt) {
   return file.path + ":" + std::to_string(fn.stmts[static_cast<std::size_t>(stmt)].loc.line);
 }
 
+// Values of index names in one task: the loop variables around its dispatch, and through them the
+// scalar parameters a kernel or stage is called with ("qb" -> 3).
+using Env = std::map<std::string, std::int64_t>;
+
+// An index expression's value under `env`: integer literals and constants, names bound in `env`, and
+// + - * // % of those; nullopt otherwise.
+std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& env, int depth = 0) {
+  if (expr < 0 || depth > 32) return std::nullopt;
+  const Expr& e = fn.exprs[static_cast<std::size_t>(expr)];
+  if (e.kind == dsl::ExprKind::Name)
+    if (auto it = env.find(e.name); it != env.end()) return it->second;
+  if (e.number.isInt()) return e.number.i;
+  if (e.kind == dsl::ExprKind::BinOp && e.children.size() == 2) {
+    std::optional<std::int64_t> a = evalIndex(fn, e.children[0], env, depth + 1);
+    std::optional<std::int64_t> b = evalIndex(fn, e.children[1], env, depth + 1);
+    if (!a || !b) return std::nullopt;
+    if (e.name == "+") return *a + *b;
+    if (e.name == "-") return *a - *b;
+    if (e.name == "*") return *a * *b;
+    if ((e.name == "//" || e.name == "%") && *b != 0) {
+      std::int64_t q = *a / *b;
+      if ((*a % *b != 0) && ((*a < 0) != (*b < 0))) --q;  // Python's floor division
+      return e.name == "//" ? q : *a - q * *b;
+    }
+  }
+  return std::nullopt;
+}
+
+// The trip count of loop statement `l`: its static one, else its range's bounds evaluated under `env`.
+std::optional<std::int64_t> tripCount(const Function& fn, int l, const Env& env) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+  if (st.loop < 0) return std::nullopt;
+  const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
+  if (loop.trip_count) return loop.trip_count;
+  if (env.empty() || st.value < 0 || loop.iter == dsl::LoopIter::PlWhile || loop.iter == dsl::LoopIter::PythonWhile)
+    return std::nullopt;
+  const Expr& it = fn.exprs[static_cast<std::size_t>(st.value)];
+  if (it.kind != dsl::ExprKind::Call || it.args.empty() || it.args.size() > 3) return std::nullopt;
+  std::optional<std::int64_t> start = it.args.size() >= 2 ? evalIndex(fn, it.args[0], env) : std::optional<std::int64_t>(0);
+  std::optional<std::int64_t> stop = evalIndex(fn, it.args.size() >= 2 ? it.args[1] : it.args[0], env);
+  std::optional<std::int64_t> step = it.args.size() == 3 ? evalIndex(fn, it.args[2], env) : std::optional<std::int64_t>(1);
+  if (!start || !stop || !step || *step <= 0) return std::nullopt;
+  return *stop > *start ? (*stop - *start + *step - 1) / *step : 0;
+}
+
 // The product of the trip counts of the loops around `stmt`, innermost first, stopping at (not
-// counting) loop statement `stop` or at a loop outside `[first, ...)`; nullopt when one is not static.
+// counting) loop statement `stop` or at a loop outside `[first, ...)`; nullopt when one is not static
+// (nor known under `env`).
 std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Function& fn, int stmt, int first,
-                                        int stop, std::string& why) {
+                                        int stop, std::string& why, const Env& env = {}) {
   std::int64_t trips = 1;
   for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && l >= first && l != stop;
        l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
-    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
-    const std::optional<std::int64_t> n = st.loop >= 0 ? fn.loops[static_cast<std::size_t>(st.loop)].trip_count : std::nullopt;
+    const std::optional<std::int64_t> n = tripCount(fn, l, env);
     if (!n) {
       why = "trip count of the loop at " + where(file, fn, l);
       return std::nullopt;
@@ -100,16 +146,118 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   return calls * *inside;
 }
 
+// The calls of an inline stage from the functions of the run (not from other stages or kernels).
+template <typename InRun>
+std::vector<std::pair<const Function*, const Expr*>> stageCalls(const dsl::ProgramModel& model,
+                                                                const sram::KernelEstimate& kernel, const InRun& inRun) {
+  std::vector<std::pair<const Function*, const Expr*>> out;
+  for (const dsl::FunctionRef r : model.allFunctions()) {
+    if (!inRun(r.file) || (r.file == kernel.file_index && r.function == kernel.function_index)) continue;
+    const Function* caller = model.function(r);
+    if (!caller || caller->isInline() || caller->isIncoreFunction()) continue;
+    for (int c : caller->calls) {
+      const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
+      const dsl::FunctionRef target = model.callee(*caller, call);
+      if (target.file == kernel.file_index && target.function == kernel.function_index && call.stmt >= 0)
+        out.push_back({caller, &call});
+    }
+  }
+  return out;
+}
+
 // The cores the tasks of a kernel spread over: the AIVs for a vector-only kernel, else the AICs (a cube
 // kernel, or a mixed one, which takes a cluster of one AIC and its AIVs per task).
 int coresFor(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates, Platform platform) {
   return advice::coreCount(platform, advice::coreUse(kernels, estimates).cube ? "AIC" : "AIV");
 }
 
-}  // namespace
+std::optional<std::int64_t> kernelGmBytesIn(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                            std::string& why, const Env& env);
 
-std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                          std::string& why) {
+// Every assignment of the loop variables of the loops around `stmt` in `fn` (outermost first), each
+// extended from `base`; empty when a loop around it has no static trip count or more than `limit`
+// assignments would result.
+std::vector<Env> loopEnvs(const Function& fn, int stmt, const Env& base, std::size_t limit) {
+  std::vector<int> loops;
+  for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0;
+       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop)
+    loops.insert(loops.begin(), l);
+  std::vector<Env> envs{base};
+  for (int l : loops) {
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+    if (st.loop < 0) return {};
+    const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
+    std::vector<Env> next;
+    for (const Env& env : envs) {
+      const std::optional<std::int64_t> n = tripCount(fn, l, env);
+      if (!n || loop.targets.size() != 1 || !loop.start.isInt() || !loop.step.isInt()) return {};
+      for (std::int64_t i = 0; i < *n; ++i) {
+        if (next.size() >= limit) return {};
+        Env e = env;
+        e[loop.targets[0]] = loop.start.i + i * loop.step.i;
+        next.push_back(std::move(e));
+      }
+    }
+    envs = std::move(next);
+  }
+  return envs;
+}
+
+// A function's scalar parameters bound to the values `call` passes them under `caller_env`.
+Env bindParams(const Function& caller, const Expr& call, const Function& callee, const Env& caller_env) {
+  Env env;
+  std::size_t pos = 0;
+  for (const dsl::Param& p : callee.params) {
+    if (p.is_self) continue;
+    if (std::optional<std::int64_t> v = evalIndex(caller, caller.arg(call, pos, p.name), caller_env)) env[p.name] = *v;
+    ++pos;
+  }
+  return env;
+}
+
+// The bytes a kernel moves when they differ from task to task (a loop in it whose trip count is a
+// loop variable of the orchestration, or a scalar the task is called with): summed over every task of
+// the run, and the largest task's. Each task's values come from `calls`: (caller, call expression)
+// pairs whose callee holds the kernel (none: the kernel's region sits in the dispatching function
+// itself, under its loops).
+struct VaryingBytes {
+  std::int64_t total = 0, largest = 0, tasks = 0;
+};
+constexpr std::size_t kTaskLimit = 1 << 16;
+
+std::optional<VaryingBytes> varyingBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                         const std::vector<std::pair<const Function*, const Expr*>>& calls) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0) return std::nullopt;
+  const int scope = fn->regions[static_cast<std::size_t>(kernel.region)].stmt;
+  std::vector<Env> bases;
+  if (calls.empty()) {
+    bases.push_back({});
+  } else {
+    for (const auto& [caller, call] : calls) {
+      if (call->stmt < 0) return std::nullopt;
+      for (const Env& e : loopEnvs(*caller, call->stmt, {}, kTaskLimit)) bases.push_back(bindParams(*caller, *call, *fn, e));
+      if (bases.empty()) return std::nullopt;
+    }
+  }
+  VaryingBytes v;
+  for (const Env& base : bases) {
+    // The loops of the kernel's own function around its scope dispatch it too (an InCore function: none).
+    std::vector<Env> envs = scope >= 0 ? loopEnvs(*fn, scope, base, kTaskLimit) : std::vector<Env>{base};
+    if (envs.empty()) return std::nullopt;
+    for (const Env& env : envs) {
+      std::string why;
+      std::optional<std::int64_t> b = kernelGmBytesIn(model, kernel, why, env);
+      if (!b || ++v.tasks > static_cast<std::int64_t>(kTaskLimit)) return std::nullopt;
+      v.total += *b;
+      v.largest = std::max(v.largest, *b);
+    }
+  }
+  return v;
+}
+
+std::optional<std::int64_t> kernelGmBytesIn(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                            std::string& why, const Env& env) {
   const Function* fn = model.function({kernel.file_index, kernel.function_index});
   if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) {
     why = "kernel " + kernel.kernel + ": no source region";
@@ -126,7 +274,7 @@ std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const 
       why = "size of " + what + " at " + where(file, *fn, stmt);
       return false;
     }
-    std::optional<std::int64_t> trips = tripsAround(file, *fn, stmt, first, stop, why);
+    std::optional<std::int64_t> trips = tripsAround(file, *fn, stmt, first, stop, why, env);
     if (!trips) return false;
     total += *bytes * *trips;
     return true;
@@ -143,6 +291,11 @@ std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const 
       const Value* tile = fn->valueOf(call.args[0]);
       const int out = call.args.size() >= 3 ? call.args[2] : fn->arg(call, 99, "output_tensor");
       ok = tile ? add(call.stmt, movedBytes(tile->type, fn->valueOf(out)), "the stored tile") : true;
+    } else if (op == "assemble" && call.args.size() >= 2 && fn->valueOf(call.args[0]) &&
+               !fn->valueOf(call.args[0])->on_chip) {
+      // Assembling into a GM tensor stores the assembled tile at its offset.
+      const Value* part = fn->valueOf(call.args[1]);
+      ok = part ? add(call.stmt, movedBytes(part->type, fn->valueOf(call.args[0])), "the assembled tile") : true;
     } else if (result && result->on_chip && result->type.kind == dsl::ValueKind::Tensor && op != "create" &&
                op != "full" && op != "create_tile" && op != "create_tensor") {
       // Tensor-level compute on chip: each GM tensor operand is loaded first (a view: the viewed region).
@@ -173,6 +326,13 @@ std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const 
   return total;
 }
 
+}  // namespace
+
+std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                          std::string& why) {
+  return kernelGmBytesIn(model, kernel, why, {});
+}
+
 ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
                           Platform platform, const std::vector<std::string>& entry_files) {
   auto inRun = [&](int file_index) {
@@ -199,25 +359,41 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       k.dispatches = dispatchesAt(file, fn, t.stmt, why);
       if (!k.dispatches) unknown(cost.tasks, why);
       // One dispatch runs both halves of a split kernel.
-      std::optional<std::int64_t> bytes = 0;
+      bool known = true;
+      std::int64_t fixed = 0;                           // per task, the regions every task moves alike
+      std::int64_t varying_total = 0, varying_max = 0;  // the regions whose bytes differ per task
       std::set<std::tuple<int, int, int>> regions;  // the _aic / _aiv halves and repeated instances share one
       for (int e : t.estimates) {
         dispatched.insert(e);
         const sram::KernelEstimate& ke = kernels[static_cast<std::size_t>(e)];
         if (!regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
         std::string bwhy;
-        std::optional<std::int64_t> b = kernelGmBytes(model, ke, bwhy);
-        if (!b) {
-          bytes.reset();
+        if (std::optional<std::int64_t> b = kernelGmBytes(model, ke, bwhy)) {
+          fixed += *b;
+          continue;
+        }
+        // Bytes that depend on the task: count each task under its loop variables.
+        std::vector<std::pair<const Function*, const Expr*>> calls;
+        const bool own = ke.file_index == g.file_index && ke.function_index == g.function_index;
+        const int value = fn.stmts[static_cast<std::size_t>(t.stmt)].value;
+        if (!own && value >= 0 && fn.exprs[static_cast<std::size_t>(value)].kind == dsl::ExprKind::Call)
+          calls.push_back({&fn, &fn.exprs[static_cast<std::size_t>(value)]});
+        std::optional<VaryingBytes> v;
+        if (own || !calls.empty()) v = varyingBytes(model, ke, calls);
+        if (!v || !k.dispatches || v->tasks != *k.dispatches) {
+          known = false;
           unknown(cost.gm_bytes, bwhy);
           break;
         }
-        *bytes += *b;
+        varying_total += v->total;
+        varying_max += v->largest;
       }
+      std::optional<std::int64_t> bytes;  // per task (the largest task's when they differ)
+      if (known) bytes = fixed + varying_max;
       k.gm_bytes_per_task = bytes;
       k.cores = coresFor(kernels, t.estimates, platform);
       if (cost.tasks && k.dispatches) *cost.tasks += *k.dispatches;
-      if (cost.gm_bytes && k.dispatches && bytes) *cost.gm_bytes += *k.dispatches * *bytes;
+      if (cost.gm_bytes && k.dispatches && bytes) *cost.gm_bytes += *k.dispatches * fixed + varying_total;
       else if (!k.dispatches) unknown(cost.gm_bytes, why);
       cost.kernels.push_back(std::move(k));
     }
@@ -256,8 +432,16 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         halves.push_back(static_cast<int>(h));
     k.cores = coresFor(kernels, halves, platform);
     if (cost.tasks) *cost.tasks += *calls;
-    if (!bytes) unknown(cost.gm_bytes, bwhy);
-    else if (cost.gm_bytes) *cost.gm_bytes += *calls * *bytes;
+    std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
+    if (!bytes) {
+      // Bytes that depend on the task: count each task under the values the run calls the stage with.
+      if (std::optional<VaryingBytes> v = varyingBytes(model, ke, stageCalls(model, ke, inRun)); v && v->tasks == *calls) {
+        all = v->total;
+        bytes = v->largest;
+      }
+    }
+    if (!all) unknown(cost.gm_bytes, bwhy);
+    else if (cost.gm_bytes) *cost.gm_bytes += *all;
     k.gm_bytes_per_task = bytes;
     cost.kernels.push_back(std::move(k));
   }

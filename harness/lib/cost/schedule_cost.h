@@ -5,8 +5,8 @@
 //  * tasks dispatched: each dispatch (a pl.at scope of an orchestration-level function, or a call of
 //    an InCore function) counted once per trip of every loop around it in the orchestration
 //    (pl.range, pl.parallel, pl.spmd, ...);
-//  * GM bytes moved: per kernel, every pl.load and pl.store (the tile's elements in the GM tensor's
-//    element type), every implicit load of a GM tensor operand of a tensor-level op and every
+//  * GM bytes moved: per kernel, every pl.load and pl.store and every pl.assemble into a GM tensor (the
+//    tile's elements in the GM tensor's element type), every implicit load of a GM tensor operand of a tensor-level op and every
 //    subscript read or write of a GM tensor, each counted once per trip of the loops around it inside
 //    the kernel; times the kernel's dispatches;
 //  * GM bytes on the critical path: the tasks of one dispatch site run in waves of at most one per
@@ -15,8 +15,12 @@
 //    summed over the sites as if they ran one after the other. Fewer, larger tasks move fewer bytes in
 //    all but can leave cores idle: this is the figure that sees it.
 //
-// A loop whose trip count is not static makes the figure it multiplies unknown; what made it so is
-// listed, so a ranking never compares a guess with a count.
+// A loop in a kernel whose trip count is a loop variable of the run, or a scalar the task is called
+// with (causal attention's `for kb in pl.range(qb + 1)`), is counted task by task under the values of
+// the loops around the dispatch (up to 65536 tasks); the critical path then takes the largest task's
+// bytes. A loop whose trip count is not known even so (runtime data: `pl.tensor.read`) makes the
+// figure it multiplies unknown; what made it so is listed, so a ranking never compares a guess with a
+// count.
 #include <cstdint>
 #include <optional>
 #include <string>

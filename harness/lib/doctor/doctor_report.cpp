@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "doctor/doctor_report.h"
 
 #include <cstdio>
@@ -46,13 +47,16 @@ std::string doctorText(const DoctorReport& r) {
   }
   if (r.self_test_ran) {
     out += "\nSelf-test on " + r.platform + " (each program against its golden):\n";
+    std::size_t kind_width = 0;  // the kinds' column fits the longest, so a detail never runs into it
+    for (const SelfTestCase& c : r.self_test) kind_width = std::max(kind_width, c.kind.size());
     for (const SelfTestCase& c : r.self_test) {
       char secs[32];
       std::snprintf(secs, sizeof secs, "%5.1f s  ", c.seconds);
       std::string verdict = c.verdict == "pass" ? "pass" : c.verdict == "wrong" ? "WRONG" : "FAILED";
-      out += "  " + pad(verdict, 8) + secs + pad(c.kind, 46);
-      if (!c.detail.empty()) out += (c.rule.empty() ? "" : c.rule + ": ") + c.detail;
-      out += "\n";
+      std::string line = "  " + pad(verdict, 8) + secs + pad(c.kind, kind_width + 2);
+      if (!c.detail.empty()) line += (c.rule.empty() ? "" : c.rule + ": ") + c.detail;
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
     }
     bool all = true;
     for (const SelfTestCase& c : r.self_test) all &= c.verdict == "pass";

@@ -905,6 +905,25 @@ class BodyBuilder {
     close(s);
   }
 
+  // The type of the tensor a call of a DSL function passes for the callee's `k`-th Out / InOut
+  // parameter (what the k-th element of the returned tuple is), or nullptr.
+  const TypeInfo* outArgumentType(const Expr& call, std::size_t k) {
+    if (call.callee_file < 0 || call.callee_function < 0) return nullptr;
+    const Function& callee = unit_.files[static_cast<std::size_t>(call.callee_file)]
+                                 .functions[static_cast<std::size_t>(call.callee_function)];
+    if (!callee.isDsl()) return nullptr;
+    std::size_t pos = 0, outs = 0;
+    for (const Param& p : callee.params) {
+      if (p.is_self) continue;
+      if (p.direction != Direction::In && outs++ == k) {
+        const TypeInfo* t = typeOf(fn_.arg(call, pos, p.name));
+        return t && t->kind == ValueKind::Tensor ? t : nullptr;
+      }
+      ++pos;
+    }
+    return nullptr;
+  }
+
   // Binds assignment targets to the value of `value_expr`; records subscript writes.
   void bindTargets(int target, int value_expr, int stmt) {
     bindTarget(target, value_expr >= 0 ? X(value_expr).value : -1, value_expr, stmt);
@@ -948,9 +967,14 @@ class BodyBuilder {
           int e = X(src).args[i];
           bindTarget(kids[i], X(e).value, e, stmt);
         } else if (vx && vx->kind == ExprKind::Call && vx->value >= 0) {
-          // a, b = kernel(...): each element takes the call's tensor-ness, nothing more.
+          // a, b = kernel(x, a, b): the i-th element is the tensor passed for the kernel's i-th Out /
+          // InOut parameter; otherwise it takes the call's tensor-ness, nothing more.
           TypeInfo ti;
-          ti.kind = fn_.values[static_cast<std::size_t>(vx->value)].type.kind;
+          if (const TypeInfo* out = outArgumentType(*vx, i)) {
+            ti = *out;
+          } else {
+            ti.kind = fn_.values[static_cast<std::size_t>(vx->value)].type.kind;
+          }
           ti.space = ti.kind == ValueKind::Tensor ? MemSpace::DDR : MemSpace::Unknown;
           bindTarget(kids[i], newValue("", ti, stmt, src), src, stmt);
         } else {

@@ -74,6 +74,18 @@ fs::path startRecord(RunRecord& rec, const CompileTarget& target, Platform platf
   return work / "result.json";
 }
 
+// The run's whole output beside its result (<run folder>/run.log), for a look after a hang or a crash:
+// findings quote only its last lines.
+void keepLog(RunRecord& rec) {
+  const fs::path file = rec.out_dir.parent_path() / "run.log";
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << rec.log;
+  if (!out) return;
+  const std::string dir = rec.out_dir_display;
+  rec.log_file_display = (dir.size() > 4 && dir.compare(dir.size() - 4, 4, "/out") == 0 ? dir.substr(0, dir.size() - 4)
+                                                                                       : dir + "/..") + "/run.log";
+}
+
 void readResultFile(RunRecord& rec, const fs::path& result_file) {
   std::error_code ec;
   rec.result_file_exists = fs::is_regular_file(result_file, ec);
@@ -128,6 +140,7 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
     rec.spawn_error = p.spawn_error;
     return rec;
   }
+  keepLog(rec);
   readResultFile(rec, result_file);
   return rec;
 }
@@ -142,6 +155,7 @@ RunRecord chainedRunRecord(const CompileTarget& target, Platform platform, const
   rec.exit_code = process.exit_code;
   rec.timed_out = process.timed_out;
   rec.signal = process.signal;
+  keepLog(rec);
   readResultFile(rec, result_file);
   return rec;
 }

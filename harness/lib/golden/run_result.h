@@ -50,6 +50,7 @@ struct RunRecord {
   std::string display_file;               // golden.py (or the program file), workspace-relative
   std::string platform;                   // a2a3sim / a5sim
   std::string log;                        // merged stdout+stderr
+  std::string log_file_display;           // where the log is kept (<run folder>/run.log), workspace-relative
   int exit_code = 0;
   bool timed_out = false;
   bool cancelled = false;   // the caller cancelled: the process group was killed (TOOL006)

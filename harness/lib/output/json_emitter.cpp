@@ -110,6 +110,16 @@ json goldenRunToJson(const GoldenRun& g) {
           {"replayed", g.replayed}};
 }
 
+json scheduleRowToJson(const ScheduleRow& r) {
+  auto figure = [](const std::optional<std::int64_t>& v) { return v ? json(*v) : json(nullptr); };
+  return {{"project", r.project},
+          {"kernels", r.kernels},
+          {"tasks", figure(r.tasks)},
+          {"gm_bytes", figure(r.gm_bytes)},
+          {"critical_gm_bytes", figure(r.critical_gm_bytes)},
+          {"unknown", r.unknown}};
+}
+
 json reportToJson(const Report& report, const EmitOptions& options) {
   json stages = json::array();
   for (const StageStatus& s : report.run.stages)
@@ -120,6 +130,8 @@ json reportToJson(const Report& report, const EmitOptions& options) {
   for (const SramRow& r : report.sram) sram.push_back(sramRowToJson(r));
   json golden = json::array();
   for (const GoldenRun& g : report.golden) golden.push_back(goldenRunToJson(g));
+  json schedule = json::array();
+  for (const ScheduleRow& r : report.schedule) schedule.push_back(scheduleRowToJson(r));
   return {{"schema_version", kJsonSchemaVersion},
           {"tool", {{"name", "port-check"}, {"version", report.run.tool_version},
                     {"catalogue_version", report.run.catalogue_version}}},
@@ -129,7 +141,8 @@ json reportToJson(const Report& report, const EmitOptions& options) {
                        {"infos", report.count(Severity::Info)}, {"files", report.run.files.size()}}},
           {"diagnostics", diags},
           {"sram", sram},
-          {"golden", golden}};
+          {"golden", golden},
+          {"schedule", schedule}};
 }
 
 std::string emitJson(const Report& report, const EmitOptions& options) {

@@ -6,6 +6,7 @@
 #include "core/text.h"
 #include "output/emitter.h"
 #include "output/golden_table.h"
+#include "output/schedule_table.h"
 #include "output/sram_table.h"
 
 namespace portcheck {
@@ -52,6 +53,7 @@ std::string emitText(const Report& report, const EmitOptions& options) {
   }
   if (!report.sram.empty()) out << "\n" << renderSramTable(report.sram);
   if (!report.golden.empty()) out << "\n" << renderGoldenTable(report.golden);
+  if (!report.schedule.empty()) out << "\n" << renderScheduleTable(report.schedule);
   const int errors = report.count(Severity::Error), warnings = report.count(Severity::Warning),
             infos = report.count(Severity::Info);
   std::size_t files = report.run.files.size();

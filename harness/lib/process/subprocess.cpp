@@ -187,7 +187,20 @@ ProcessResult runProcess(const ProcessSpec& spec) {
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
 
   OutputBuffer buffer(spec.max_output);
-  const auto deadline = started + spec.timeout;
+  auto deadline = started + spec.timeout;
+  // The second phase's marker is looked for at line starts in what arrives, across chunk boundaries.
+  std::string recent = "\n";
+  auto watchPhase = [&](const char* data, std::size_t n) {
+    if (spec.phase_marker.empty() || r.phase_reached) return;
+    recent.append(data, n);
+    const std::string needle = "\n" + spec.phase_marker;
+    if (recent.find(needle) != std::string::npos) {
+      r.phase_reached = true;
+      deadline = Clock::now() + spec.phase_timeout;
+      return;
+    }
+    if (recent.size() > needle.size()) recent.erase(0, recent.size() - needle.size());
+  };
   bool pipe_open = true, reaped = false, group_killed = false;
   std::optional<Clock::time_point> reaped_at, term_sent_at;
   char chunk[65536];
@@ -230,6 +243,7 @@ ProcessResult runProcess(const ProcessSpec& spec) {
           ssize_t got = ::read(fd, chunk, sizeof chunk);
           if (got > 0) {
             buffer.append(chunk, static_cast<std::size_t>(got));
+            watchPhase(chunk, static_cast<std::size_t>(got));
             continue;
           }
           if (got == 0) pipe_open = false;

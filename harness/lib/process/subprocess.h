@@ -20,6 +20,11 @@ struct ProcessSpec {
   std::size_t max_output = 16u << 20;         // bytes kept of the output; the middle is dropped past that
   std::chrono::milliseconds kill_grace{1000}; // SIGTERM -> SIGKILL delay on timeout
   const std::atomic<bool>* cancel = nullptr;  // set by the caller (an MCP cancellation): kill the group as on timeout
+  // A second phase with a time limit of its own: when `phase_marker` first appears at the start of an
+  // output line, the deadline becomes that moment plus `phase_timeout` (a compile chained to a run:
+  // each gets its own limit). Empty: one deadline, `timeout`.
+  std::string phase_marker;
+  std::chrono::milliseconds phase_timeout{0};
 };
 
 struct ProcessResult {
@@ -32,6 +37,7 @@ struct ProcessResult {
   std::string output;        // merged stdout+stderr (raw bytes)
   std::size_t output_dropped = 0;  // bytes dropped from the middle because of max_output
   double seconds = 0;
+  bool phase_reached = false;  // `phase_marker` was seen; a timeout after it is the second phase's
 };
 
 ProcessResult runProcess(const ProcessSpec& spec);

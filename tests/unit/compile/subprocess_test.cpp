@@ -138,5 +138,38 @@ TEST(Subprocess, RunsInTheGivenFolderWithExactlyTheGivenEnvironment) {
   EXPECT_NE(r.output.find("A=1 B=unset"), std::string::npos) << r.output;
 }
 
+// A compile chained to a run: each phase has its own limit, the second counted from the marker line.
+TEST(Subprocess, APhaseMarkerGivesTheSecondPhaseItsOwnLimit) {
+  // Each phase takes 0.6 s: 1.2 s in all, over the first limit, but each within its own.
+  ProcessSpec both = shell("sleep 0.6; printf 'compiled\\n[port-check] run phase after 0.6 s\\n'; sleep 0.6; echo ran");
+  both.timeout = 1000ms;
+  both.phase_marker = "[port-check] run phase after ";
+  both.phase_timeout = 1000ms;
+  auto r = runProcess(both);
+  EXPECT_FALSE(r.timed_out) << r.output;
+  EXPECT_TRUE(r.phase_reached);
+  EXPECT_EQ(r.exit_code, 0);
+
+  // The second phase hangs: it is killed at its own limit, not at the sum of both.
+  ProcessSpec hang = shell("echo '[port-check] run phase after 0.0 s'; sleep 30");
+  hang.timeout = 20s;
+  hang.phase_marker = "[port-check] run phase after ";
+  hang.phase_timeout = 300ms;
+  auto start = std::chrono::steady_clock::now();
+  auto h = runProcess(hang);
+  EXPECT_TRUE(h.timed_out);
+  EXPECT_TRUE(h.phase_reached);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+
+  // A marker that is not at a line start is not the marker.
+  ProcessSpec quoted = shell("echo 'say [port-check] run phase after'; sleep 30");
+  quoted.timeout = 300ms;
+  quoted.phase_marker = "[port-check] run phase after ";
+  quoted.phase_timeout = 60s;
+  auto q = runProcess(quoted);
+  EXPECT_TRUE(q.timed_out);
+  EXPECT_FALSE(q.phase_reached);
+}
+
 }  // namespace
 }  // namespace portcheck

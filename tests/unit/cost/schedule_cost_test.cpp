@@ -78,7 +78,7 @@ def entry(x: pl.Tensor[[64, 128], pl.FP32], out: pl.Out[pl.Tensor[[64, 128], pl.
   ASSERT_TRUE(c.tasks);
   EXPECT_EQ(*c.tasks, 2);
   ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
-  EXPECT_EQ(*c.gm_bytes, 2 * 64 * 128 * 4);  // x loaded once per task
+  EXPECT_EQ(*c.gm_bytes, 2 * (64 * 128 * 4 + 64 * 128 * 4));  // per task: x loaded, the result assembled into out
 }
 
 // A library block's own test entry dispatches the same kernel; only the port's run counts.
@@ -140,6 +140,101 @@ def entry(x: pl.Tensor[[64, 256], pl.BF16], y: pl.Out[pl.Tensor[[64, 256], pl.FP
   ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
   // Per task: two [64, 32] BF16 reads, one [64, 64] FP32 write.
   EXPECT_EQ(*c.gm_bytes, 4 * (2 * 64 * 32 * 2 + 64 * 64 * 4));
+}
+
+// pl.assemble into a GM tensor from a kernel is the store of the assembled tile at its offset (the
+// way a mixed scope writes its result); an assemble into an on-chip tensor moves nothing.
+TEST(ScheduleCost, AnAssembleIntoAGmTensorIsAStore) {
+  const char* text = R"(import pypto.language as pl
+
+@pl.jit
+def entry(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Out[pl.Tensor[[64, 256], pl.BF16]]):
+    for b in pl.parallel(4):
+        c0 = b * 64
+        with pl.at(level=pl.Level.CORE_GROUP):
+            acc = pl.create_tensor([64, 128], dtype=pl.FP32)
+            acc = pl.assemble(acc, pl.exp(x[0:64, c0 : c0 + 64]), [0, 0])
+            y = pl.assemble(y, pl.cast(pl.exp(x[0:64, c0 : c0 + 64]), target_type=pl.BF16), [0, c0])
+    return y
+)";
+  cost::ScheduleCost c = costOf({{"p.py", text}});
+  ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
+  // Per task: two [64, 64] FP32 reads, one [64, 64] BF16 store by the assemble into y.
+  EXPECT_EQ(*c.gm_bytes, 4 * (2 * 64 * 64 * 4 + 64 * 64 * 2));
+}
+
+// `a, b = kernel(x, a, b)`: each element is the tensor passed for the kernel's Out parameter in that
+// place, so a later load of `a` has a known size (projects/lightning_indexer_prolog's q_dense).
+TEST(ScheduleCost, TheElementsOfAKernelsTupleResultAreItsOutTensors) {
+  const char* text = R"(import pypto.language as pl
+
+@pl.jit.incore
+def split(x: pl.Tensor[[64, 128], pl.FP32], a: pl.Out[pl.Tensor[[64, 128], pl.INT8]], b: pl.Out[pl.Tensor[[1, 64], pl.FP32]]):
+    t = pl.load(x, [0, 0], [64, 128])
+    pl.store(pl.cast(t, target_type=pl.INT8), [0, 0], a)
+    return a, b
+
+@pl.jit
+def entry(x: pl.Tensor[[64, 128], pl.FP32], y: pl.Out[pl.Tensor[[64, 128], pl.INT8]]):
+    a = pl.create_tensor([64, 128], dtype=pl.INT8)
+    b = pl.create_tensor([1, 64], dtype=pl.FP32)
+    a, b = split(x, a, b)
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="place"):
+        t = pl.load(a, [0, 0], [64, 128])
+        pl.store(t, [0, 0], y)
+    return y
+)";
+  cost::ScheduleCost c = costOf({{"p.py", text}});
+  ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
+  // split: x FP32 in, a INT8 out; place: a INT8 in, y INT8 out.
+  EXPECT_EQ(*c.gm_bytes, 64 * 128 * 4 + 64 * 128 + 2 * 64 * 128);
+}
+
+// A loop in the kernel whose trip count is a loop variable of the run (causal attention's key loop,
+// `for kb in pl.range(qb + 1)`): each task is counted under its own values, in a scope of the entry
+// and in an inline stage called with the variable as a scalar.
+TEST(ScheduleCost, BytesThatDependOnTheTaskAreSummedOverTheTasks) {
+  const char* inline_scope = R"(import pypto.language as pl
+
+@pl.jit
+def entry(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Out[pl.Tensor[[256, 64], pl.FP32]]):
+    for qb in pl.parallel(4):
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="tri"):
+            acc = pl.full([64, 64], dtype=pl.FP32, value=0.0)
+            for kb in pl.range(qb + 1):
+                acc = pl.add(acc, x[kb * 64 : kb * 64 + 64, 0:64])
+            y = pl.assemble(y, acc, [qb * 64, 0])
+    return y
+)";
+  const char* stage = R"(import pypto.language as pl
+
+@pl.jit.inline
+def tri(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Tensor[[256, 64], pl.FP32], qb: pl.Scalar[pl.INDEX]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="tri"):
+        acc = pl.full([64, 64], dtype=pl.FP32, value=0.0)
+        for kb in pl.range(qb + 1):
+            acc = pl.add(acc, x[kb * 64 : kb * 64 + 64, 0:64])
+        y = pl.assemble(y, acc, [qb * 64, 0])
+    return y
+
+@pl.jit
+def entry(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Out[pl.Tensor[[256, 64], pl.FP32]]):
+    for qb in pl.parallel(4):
+        y = tri(x, y, qb)
+    return y
+)";
+  const std::int64_t block = 64 * 64 * 4;
+  for (const char* text : {inline_scope, stage}) {
+    cost::ScheduleCost c = costOf({{"p.py", text}});
+    ASSERT_TRUE(c.tasks) << text;
+    EXPECT_EQ(*c.tasks, 4);
+    ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
+    // Task qb reads qb + 1 blocks and writes one: 1 + 2 + 3 + 4 blocks read, 4 written.
+    EXPECT_EQ(*c.gm_bytes, (10 + 4) * block);
+    // 4 tasks on 48 AIVs: one wave, the largest task's bytes (4 blocks in, 1 out).
+    ASSERT_TRUE(c.critical_gm_bytes);
+    EXPECT_EQ(*c.critical_gm_bytes, 5 * block);
+  }
 }
 
 // A pypto-lib stage (@pl.jit.inline) holds the pl.at scope; the port's entry calls the stage. The

@@ -212,6 +212,11 @@ TEST(DoctorReport, JsonCarriesEveryCheckAndTheSelfTestAndHealthFollowsIt) {
   EXPECT_EQ(j["self_test"]["cases"][0]["verdict"], "wrong");
   EXPECT_FALSE(j["healthy"].get<bool>());
   EXPECT_NE(doctorText(r).find("WRONG"), std::string::npos);
+  // A kind longer than the others' column does not run into its detail.
+  r.self_test.push_back({"vector_carried_column", "vector, a [64, 1] column carried across loop iterations (a running max)",
+                         "wrong", "GOLD001", "c: 2752 of 4096 elements", 4.1});
+  EXPECT_NE(doctorText(r).find("(a running max)  GOLD001: c: 2752"), std::string::npos) << doctorText(r);
+  r.self_test.pop_back();
   r.self_test[0].verdict = "pass";
   EXPECT_TRUE(r.healthy());
   r.asked = Level::Simulator;

@@ -8,6 +8,7 @@
 #include "golden/run_analysis.h"
 #include "core/text.h"
 #include "golden/run_text.h"
+#include "golden/runtime_stall.h"
 #include "golden/static_causes.h"
 #include "lint/python_unit_support.h"
 #include "output/golden_table.h"
@@ -149,6 +150,73 @@ TEST(RunAnalysis, RealSimAWrongReductionAxisIsLargeErrorsOnAThirdOfTheElements) 
 
 // A golden mismatch beside a lint finding that predicts wrong numbers (DSL119 here, from the rule's bad
 // fixture) carries a note pointing at it; a finding of another rule adds none.
+// A real hang (tests/fixtures/run/real_ports/two_accumulators on a2a3sim, --timeout 60): a mixed
+// kernel pops two accumulators before freeing either; the simulator's watchdog classifies the stall
+// and the process never exits. GOLD013 names the class and where the whole output is kept.
+TEST(RunAnalysis, ARealHangNamesTheWatchdogsStallClass) {
+  const std::string log = test::readFile(test::fixturesDir() + "/run/results/real_sim_timeout.log");
+  std::optional<RuntimeStall> stall = parseRuntimeStall(log);
+  ASSERT_TRUE(stall);
+  EXPECT_EQ(stall->sub_class, "S1:running-stalled");
+  EXPECT_EQ(stall->completed, 1);
+  EXPECT_EQ(stall->total, 2);
+  EXPECT_EQ(stall->running, 1);
+  EXPECT_EQ(stall->ready, 0);
+  EXPECT_EQ(stall->waiting, 0);
+  EXPECT_TRUE(stall->orch_done);
+  EXPECT_EQ(stall->stuck_core, 10);
+
+  RunRecord r = recorded("pass");
+  r.result = RunResult{};
+  r.result_file_exists = false;
+  r.timed_out = true;
+  r.signal = 15;
+  r.timeout = std::chrono::seconds(60);
+  r.log = log;
+  r.log_file_display = ".port-check-cache/run/row_softmax-0123456789/a2a3/run.log";
+  RunAnalysis a = analyzeRun(r);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD013"}) << describe(a);
+  EXPECT_TRUE(has(a.diagnostics[0].message, "did not finish within 60 s")) << a.diagnostics[0].message;
+  EXPECT_TRUE(has(describe(a), "watchdog reported S1:running-stalled: a task is on a core and never completes"))
+      << describe(a);
+  EXPECT_TRUE(has(describe(a), "1 of 2 tasks completed, 1 running, 0 ready, 0 waiting (stuck core 10)")) << describe(a);
+  EXPECT_TRUE(has(describe(a), "Emergency shutdown: 1 cores did not acknowledge exit")) << describe(a);
+  EXPECT_TRUE(has(describe(a), "the run's whole output: .port-check-cache/run/row_softmax-0123456789/a2a3/run.log"))
+      << describe(a);
+}
+
+TEST(RunAnalysis, OnlyAWatchdogLineIsAStall) {
+  EXPECT_FALSE(parseRuntimeStall("[ERROR] run: Scheduler failed with rc=-100\n"));
+  std::optional<RuntimeStall> s = parseRuntimeStall(
+      "[ERROR] x: [STALL thread=0 idle_iterations=9] TIMEOUT_EXIT after_idle_iterations=9 "
+      "sub_class=S4:dependency-deadlock completed=3/7 running=0 ready=0 waiting=4 orch_done=1 stuck_task_id=-1 "
+      "stuck_core=-1\n");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->sub_class, "S4:dependency-deadlock");
+  EXPECT_EQ(s->waiting, 4);
+  EXPECT_FALSE(s->stuck_core);
+  EXPECT_TRUE(has(describeRuntimeStall(*s), "a dependency cycle or a task that reads a tensor no task writes"));
+}
+
+// A real crash (tests/fixtures/run/real_ports/bad_offset on a2a3sim): a load whose valid width comes
+// from an input tensor at run time, far past the tile; the simulator dies with SIGSEGV before the
+// adapter writes its result.
+TEST(RunAnalysis, ARealSimulatorCrashIsGold014WithTheLogKept) {
+  RunRecord r = recorded("pass");
+  r.result = RunResult{};
+  r.result_file_exists = false;
+  r.exit_code = -1;
+  r.signal = 11;
+  r.log = test::readFile(test::fixturesDir() + "/run/results/real_sim_crash.log");
+  r.log_file_display = ".port-check-cache/run/row_softmax-0123456789/a2a3/run.log";
+  RunAnalysis a = analyzeRun(r);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD014"}) << describe(a);
+  EXPECT_TRUE(has(a.diagnostics[0].message, "killed by SIGSEGV")) << a.diagnostics[0].message;
+  EXPECT_TRUE(has(describe(a), "name=chip.run.bind")) << describe(a);  // it died after binding the arguments
+  EXPECT_TRUE(has(describe(a), "the run's whole output: .port-check-cache/run/row_softmax-0123456789/a2a3/run.log"))
+      << describe(a);
+}
+
 TEST(RunAnalysis, AMismatchNamesTheLintFindingThatPredictsIt) {
   RunAnalysis a = analyzeRun(recorded("real_sim_wrong_axis"));
   ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD001"}) << describe(a);

@@ -109,6 +109,10 @@ TEST(RunDriver, ACrashBySignalIsGOLD014WithTheLastOutput) {
   EXPECT_EQ(a.diagnostics[0].rule, "GOLD014");
   EXPECT_TRUE(has(a.diagnostics[0].message, "killed by SIGSEGV")) << a.diagnostics[0].message;
   EXPECT_TRUE(has(describe(a), "dispatching task 3")) << describe(a);
+  // The whole output is kept beside the result, and the finding says where.
+  EXPECT_EQ(r.log_file_display, r.out_dir_display.substr(0, r.out_dir_display.size() - 4) + "/run.log");
+  EXPECT_EQ(test::readFile(r.out_dir.parent_path() / "run.log"), r.log);
+  EXPECT_TRUE(has(describe(a), "the run's whole output: " + r.log_file_display)) << describe(a);
 }
 
 TEST(RunDriver, NoResultAndAnUnreadableResultAreGOLD014) {

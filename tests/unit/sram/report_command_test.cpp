@@ -155,6 +155,53 @@ std::string findChromium() {
   return "";
 }
 
+// The cost of each project's schedule, counted from the source: chain is two kernels, one task each,
+// moving 64 KiB + 64 KiB (scale_by_three) and 3 x 64 KiB (add_bias). A loop whose trip count is a
+// runtime scalar leaves the figures unknown, with the loop named, never a guess.
+TEST_F(ReportCommand, ReportsTheScheduleOfEachProject) {
+  ws.write("projects/ragged/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/ragged/pypto_src/program.py", R"(import pypto.language as pl
+
+
+@pl.jit.incore
+def double_rows(src: pl.Tensor[[1024, 128], pl.FP32], dst: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
+    t = pl.load(src, [r0, 0], [64, 128])
+    pl.store(pl.mul(t, 2.0), [r0, 0], dst)
+    return dst
+
+
+@pl.jit
+def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], n: pl.Scalar[pl.INDEX]):
+    for i in pl.range(n):
+        r0 = i * 64
+        y = double_rows(x, y, r0)
+    return y
+)");
+  auto text = report(Format::Text, {"projects/chain", "projects/ragged"});
+  EXPECT_NE(text.out.find("Schedule (one run, counted from the source)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("? ragged: trip count of the loop at projects/ragged/pypto_src/program.py:13"),
+            std::string::npos)
+      << text.out;
+
+  auto r = report(Format::Json, {"projects/chain", "projects/ragged"});
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["schedule"].size(), 2u) << r.out;
+  const nlohmann::json& chain = j["schedule"][0];
+  EXPECT_EQ(chain["project"], "chain");
+  EXPECT_EQ(chain["kernels"], 2);
+  EXPECT_EQ(chain["tasks"], 2);
+  EXPECT_EQ(chain["gm_bytes"], 327680);
+  EXPECT_EQ(chain["critical_gm_bytes"], 327680);  // one task per site: one wave each
+  EXPECT_TRUE(chain["unknown"].empty());
+  const nlohmann::json& ragged = j["schedule"][1];
+  EXPECT_EQ(ragged["project"], "ragged");
+  EXPECT_EQ(ragged["kernels"], 1);
+  EXPECT_TRUE(ragged["tasks"].is_null());
+  EXPECT_TRUE(ragged["gm_bytes"].is_null());
+  ASSERT_EQ(ragged["unknown"].size(), 1u);
+  EXPECT_EQ(ragged["unknown"][0], "trip count of the loop at projects/ragged/pypto_src/program.py:13");
+}
+
 TEST_F(ReportCommand, RendersHeadlessInChromiumToAPng) {
   std::string chromium = findChromium();
   if (chromium.empty()) GTEST_SKIP() << "Debian's chromium is not installed (apt-get install chromium)";

@@ -21,6 +21,7 @@ Diagnostic RunCrashCheck::report(const RunRecord& run) const {
   Diagnostic d = makeDiagnostic(ruleId(), run.display_file, 0, 0, std::move(message));
   std::string tail = runLogTail(run, 8);
   if (!tail.empty()) d.notes.push_back({"", 0, 0, "last output lines:\n" + tail});
+  if (!run.log_file_display.empty()) d.notes.push_back({"", 0, 0, "the run's whole output: " + run.log_file_display});
   return d;
 }
 

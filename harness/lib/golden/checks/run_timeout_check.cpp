@@ -1,6 +1,7 @@
 #include "golden/checks/run_timeout_check.h"
 
 #include "golden/run_text.h"
+#include "golden/runtime_stall.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -27,8 +28,11 @@ Diagnostic RunTimeoutCheck::report(const RunRecord& run) const {
                 "; its process group was killed (a deadlock, a livelock or a very slow simulation)"
           : run.project + ": the runtime gave up waiting on " + run.platform + ": " + exceptionText(run, true);
   Diagnostic d = makeDiagnostic(ruleId(), run.display_file, 0, 0, std::move(message));
+  if (std::optional<RuntimeStall> stall = parseRuntimeStall(run.log))
+    d.notes.push_back({"", 0, 0, "the simulator's watchdog reported " + describeRuntimeStall(*stall)});
   std::string tail = runLogTail(run, 8);
   if (!tail.empty()) d.notes.push_back({"", 0, 0, "last output lines:\n" + tail});
+  if (!run.log_file_display.empty()) d.notes.push_back({"", 0, 0, "the run's whole output: " + run.log_file_display});
   return d;
 }
 
