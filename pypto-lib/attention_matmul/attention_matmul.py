@@ -7,8 +7,8 @@ Both run on an AIC core: GM -> Mat (L1) -> Left/Right (L0A/L0B) -> matmul -> Acc
 K is not transposed in memory: k_blk is loaded in its natural [KV_BLOCK, HEAD_DIM] layout and
 reinterpreted as its transpose on L1 (tile.transpose_view), so a K block straight out of a
 (paged) KV cache is a valid operand. The whole contraction (HEAD_DIM = 128 for QK, KV_BLOCK = 64
-for PV) fits L0 at once, so there is no K loop. Shared by projects/flash_attention_prefill and
-projects/paged_attention_decode; the vector half of the block is pypto-lib/online_softmax_prepare
+for PV) fits L0 at once, so there is no K loop. Used by the task-level forms (PORTING.md ledgers)
+of projects/flash_attention_prefill and projects/paged_attention_decode; the vector half of the block is pypto-lib/online_softmax_prepare
 and pypto-lib/online_softmax_update.
 
 SRAM (compiler, a2a3): qk_matmul Mat 32768 B (the transpose view aliases the K tile), Left 16384,

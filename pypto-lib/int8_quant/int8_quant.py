@@ -16,7 +16,8 @@ The FP32 -> INT8 conversion goes FP32 -> INT32 (rint: round half to even) -> FP1
 SRAM (compiler): Vec 98560 B, 52.3 % of a2a3 (40.1 % of a5): x, |x|, the reduction scratch and
 the INT32 values are [64, 128] x 4 B each; the FP16 and INT8 copies are smaller.
 
-One @pl.jit.incore kernel on an AIV core, used by projects/lightning_indexer_prolog; the entry
+One @pl.jit.incore kernel on an AIV core, used by the task-level form of projects/lightning_indexer_prolog
+(its fused form has the same arithmetic inline in its mixed scope's vector half); the entry
 `int8_quant_rows_block` is this block's own test program.
 """
 import functools

@@ -10,8 +10,9 @@ For a block of raw scores S [Q_TILE, KV_BLOCK] (FP32, from the QK matmul) whose 
                                                            l normalises exactly what PV multiplies
 
 The padding is applied before the max (a mask after exp would leave exp(S_pad - m) in l). One
-@pl.jit.incore kernel on an AIV core; used by projects/paged_attention_decode (the last block of a
-sequence is partial) and projects/flash_attention_prefill (off-diagonal blocks, valid_len = 64).
+@pl.jit.incore kernel on an AIV core; used by the task-level forms (PORTING.md ledgers) of
+projects/paged_attention_decode (the last block of a sequence is partial) and
+projects/flash_attention_prefill (off-diagonal blocks, valid_len = 64).
 Its outputs feed pypto-lib/online_softmax_update.
 
 Tile: [64, 64] FP32 scores (16384 B); the exp, the reduction scratch and the BF16 copy of P are

@@ -12,8 +12,8 @@ running row sum l and a rescaled output accumulator o, and merges each KV block'
     m     = m_new
     out   = o / l                       after the last block
 
-Three @pl.jit.incore kernels (AIV), shared by projects/flash_attention_prefill and
-projects/paged_attention_decode:
+Three @pl.jit.incore kernels (AIV), used by the task-level forms (PORTING.md ledgers) of
+projects/flash_attention_prefill and projects/paged_attention_decode:
   online_softmax_init      m = -1e30, l = 0, o = 0 (exp(-1e30 - m_blk) is exactly 0, so the first
                            update needs no is_first flag)
   online_softmax_update    the merge above; m, l, o are pl.InOut, so the runtime chains the

@@ -43,15 +43,16 @@ def build_tensor_specs(params=None):
         {"name": "q", "shape": [rows, HEAD_DIM], "dtype": "bfloat16", "is_output": False},
         {"name": "k", "shape": [rows, HEAD_DIM], "dtype": "bfloat16", "is_output": False},
         {"name": "v", "shape": [rows, HEAD_DIM], "dtype": "bfloat16", "is_output": False},
-        {"name": "causal_bias", "shape": [Q_TILE, KV_BLOCK], "dtype": "float32", "is_output": False},
+        {"name": "causal_bias", "shape": [2 * Q_TILE, KV_BLOCK], "dtype": "float32", "is_output": False},
         {"name": "out", "shape": [rows, HEAD_DIM], "dtype": "bfloat16", "is_output": True},
     ]
 
 
 def causal_bias_tile():
-    """Additive mask of a diagonal block: 0 where key <= query, MASKED above the diagonal."""
+    """Additive masks of a key block, stacked: rows 0..63 zeros (a block below the diagonal), rows
+    64..127 the diagonal block's cut (0 where key <= query, MASKED above)."""
     future = torch.triu(torch.ones(Q_TILE, KV_BLOCK, dtype=torch.bool), diagonal=1)
-    return torch.zeros(Q_TILE, KV_BLOCK).masked_fill(future, MASKED)
+    return torch.cat([torch.zeros(Q_TILE, KV_BLOCK), torch.zeros(Q_TILE, KV_BLOCK).masked_fill(future, MASKED)])
 
 
 def generate_inputs(params=None):

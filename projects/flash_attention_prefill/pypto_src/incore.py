@@ -1,60 +1,75 @@
-"""Incore functions of the port flash_attention_prefill.
+"""Incore code of the port flash_attention_prefill: one mixed cube + vector scope per query tile.
 
-Per (head, query tile of Q_TILE rows, KV block of KV_BLOCK keys) the attention is four tasks:
+attention_tile runs the whole causal flash attention of one (head, 64-row query tile) in one task:
+its key-block loop is inside the scope, so S = q k^T, the online softmax and P v never leave the
+chip. The compiler splits the scope into an AIC kernel (both matmuls) and an AIV kernel (the
+softmax and the merge); S and o_blk cross cube -> vector and P crosses vector -> cube through the
+TPUSH/TPOP ring. pl.split(UP_DOWN) gives each of the cluster's two AIVs 32 of the 64 query rows.
 
-  qk_matmul               AIC  S = q_tile @ k_blk^T                   [64, 64] FP32   pypto-lib
-  online_softmax_prepare  AIV  P = BF16(exp(S*scale - m_blk)), m_blk, l_blk          pypto-lib
-  pv_matmul               AIC  o_blk = P @ v_blk                      [64, 128] FP32  pypto-lib
-  online_softmax_update   AIV  merge (m_blk, l_blk, o_blk) into (m, l, o)            pypto-lib
+Per key block kb = 0 .. qb (the diagonal block last, the blocks above it never computed):
 
-The diagonal block (the only one the causal mask cuts) uses causal_softmax_prepare below, which
-adds the [64, 64] causal bias tile (0 on and below the diagonal, -1e30 above) before the row max.
-online_softmax_finalize (pypto-lib) writes BF16(o / l).
+  AIC  S     = q_tile @ k_blk^T                        [64, 64] FP32 -> AIV
+  AIV  S     = S * scale + bias                        bias: zero block, or the causal cut (kb == qb)
+       m_new = rowmax(max(S, M))                       M: the running row max, broadcast [64, 64]
+       P     = BF16(exp(S - m_new))                    -> AIC
+       A     = exp(M - m_new)                          the rescale factor, broadcast [64, 64]
+       L     = L * A + P                               l = rowsum(L) at the end
+  AIC  o_blk = P @ v_blk                               [64, 128] FP32 -> AIV
+  AIV  o     = o * rowmax(A) + o_blk;  M = m_new broadcast
+  out tile   = BF16(o / rowsum(L))
 
-The shared kernels come from pypto-lib/attention_matmul, pypto-lib/online_softmax_prepare and
-pypto-lib/online_softmax_update; their folders are put on sys.path here (the compile adapter puts
-only pypto_src/ there). The only kernel of this port's own is causal_softmax_prepare.
-
-SRAM of causal_softmax_prepare (a2a3, compiler): Vec 41472 of 188416 B (22.0 %): s, bias,
-scratch [64, 64] FP32 (16384 B each, the exp reuses s), P BF16 8192 B, two [64, 1] statistics.
-The other kernels' figures are in PORTING.md.
+The running max and sum are kept broadcast over the 64 key columns (M, L) instead of as [64, 1]
+columns: on a5 with ptoas 0.27 a [N, 1] column carried from one loop iteration to the next keeps
+only its first element (PORTING.md attempt 8; doctor's vector_carried_column self-test); every
+[64, 1] value here is made and used within one iteration, as an operand of a row_expand op. The bias block is chosen by arithmetic, not a branch:
+(kb + 1) // (qb + 1) is 1 on the diagonal and 0 below it, selecting rows 64..127 (the causal cut)
+or 0..63 (zeros) of causal_bias.
 """
-import sys
-from pathlib import Path
-
 import pypto.language as pl
 
-_PYPTO_LIB = Path(__file__).resolve().parents[3] / "pypto-lib"
-for _block in ("attention_matmul", "online_softmax_prepare", "online_softmax_update"):
-    if str(_PYPTO_LIB / _block) not in sys.path:
-        sys.path.insert(0, str(_PYPTO_LIB / _block))
-
-from attention_matmul import pv_matmul, qk_matmul  # noqa: E402,F401
-from online_softmax_prepare import online_softmax_prepare  # noqa: E402,F401
-from online_softmax_update import online_softmax_finalize, online_softmax_update  # noqa: E402,F401
-
+NUM_HEADS = 2
+SEQ = 512
+HEAD_DIM = 128
 Q_TILE = 64
 KV_BLOCK = 64
-HEAD_DIM = 128
 ATTN_SCALE = 0.08838834764831845
+NEG = -1.0e30  # the running max before the first block: exp(NEG - m) is 0, and NEG * 0 is not NaN
 
 
-@pl.jit.incore
-def causal_softmax_prepare(
-    s: pl.Tensor[[64, 64], pl.FP32],
-    causal_bias: pl.Tensor[[64, 64], pl.FP32],
-    p: pl.Out[pl.Tensor[[64, 64], pl.BF16]],
-    m_blk: pl.Out[pl.Tensor[[1, 64], pl.FP32]],
-    l_blk: pl.Out[pl.Tensor[[1, 64], pl.FP32]],
+@pl.jit.inline
+def attention_tile(
+    q: pl.Tensor[[1024, 128], pl.BF16],
+    k: pl.Tensor[[1024, 128], pl.BF16],
+    v: pl.Tensor[[1024, 128], pl.BF16],
+    causal_bias: pl.Tensor[[128, 64], pl.FP32],
+    out: pl.Tensor[[1024, 128], pl.BF16],
+    h: pl.Scalar[pl.INDEX],
+    qb: pl.Scalar[pl.INDEX],
 ):
-    s_t = pl.load(s, [0, 0], [Q_TILE, KV_BLOCK])
-    bias = pl.load(causal_bias, [0, 0], [Q_TILE, KV_BLOCK])
-    masked = pl.add(pl.mul(s_t, ATTN_SCALE), bias)
-    scratch = pl.create_tile([Q_TILE, KV_BLOCK], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
-    row_m = pl.row_max(masked, scratch)
-    probs_bf16 = pl.cast(pl.exp(pl.row_expand_sub(masked, row_m)), target_type=pl.BF16)
-    row_l = pl.row_sum(pl.cast(probs_bf16, target_type=pl.FP32), scratch)
-    pl.store(probs_bf16, [0, 0], p)
-    pl.store(pl.reshape(row_m, [1, Q_TILE]), [0, 0], m_blk)
-    pl.store(pl.reshape(row_l, [1, Q_TILE]), [0, 0], l_blk)
-    return p, m_blk, l_blk
+    row0 = h * SEQ + qb * Q_TILE
+    with pl.at(
+        level=pl.Level.CORE_GROUP,
+        optimizations=[pl.split(pl.SplitMode.UP_DOWN)],
+        name_hint="attention_tile",
+    ):
+        q_tile = q[row0 : row0 + Q_TILE, 0:HEAD_DIM]
+        o_run = pl.full([Q_TILE, HEAD_DIM], dtype=pl.FP32, value=0.0)
+        m_mat = pl.full([Q_TILE, KV_BLOCK], dtype=pl.FP32, value=NEG)
+        l_mat = pl.full([Q_TILE, KV_BLOCK], dtype=pl.FP32, value=0.0)
+        for kb in pl.range(qb + 1):
+            kv0 = h * SEQ + kb * KV_BLOCK
+            b0 = (kb + 1) // (qb + 1) * Q_TILE
+            s_blk = pl.matmul(q_tile, k[kv0 : kv0 + KV_BLOCK, 0:HEAD_DIM], b_trans=True, out_dtype=pl.FP32)
+            s_blk = pl.add(pl.mul(s_blk, ATTN_SCALE), causal_bias[b0 : b0 + Q_TILE, 0:KV_BLOCK])
+            m_new = pl.row_max(pl.maximum(s_blk, m_mat))
+            p_blk = pl.cast(pl.exp(pl.row_expand_sub(s_blk, m_new)), target_type=pl.BF16)
+            alpha_mat = pl.exp(pl.row_expand_sub(m_mat, m_new))
+            # l is summed from the BF16-rounded P: it normalises exactly the weights P v multiplies.
+            l_mat = pl.add(pl.mul(l_mat, alpha_mat), pl.cast(p_blk, target_type=pl.FP32))
+            o_blk = pl.matmul(p_blk, v[kv0 : kv0 + KV_BLOCK, 0:HEAD_DIM], out_dtype=pl.FP32)
+            o_run = pl.add(pl.row_expand_mul(o_run, pl.row_max(alpha_mat)), o_blk)
+            m_mat = pl.row_expand_add(pl.mul(m_mat, 0.0), m_new)
+        # Into out itself at its offset: a pl.slice of out made outside the scope would reach the
+        # kernel with the dense strides of its own shape (DSL119).
+        out = pl.assemble(out, pl.cast(pl.row_expand_div(o_run, pl.row_sum(l_mat)), target_type=pl.BF16), [row0, 0])
+    return out
