@@ -60,21 +60,35 @@ std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& e
   return std::nullopt;
 }
 
-// The trip count of loop statement `l`: its static one, else its range's bounds evaluated under `env`.
-std::optional<std::int64_t> tripCount(const Function& fn, int l, const Env& env) {
+// A loop's range: its first value, its step and its trip count.
+struct Range {
+  std::int64_t start = 0, step = 1, trips = 0;
+};
+
+// The range of loop statement `l`: its static bounds, else its bounds evaluated under `env`.
+std::optional<Range> rangeOf(const Function& fn, int l, const Env& env) {
   const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
   if (st.loop < 0) return std::nullopt;
   const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
-  if (loop.trip_count) return loop.trip_count;
-  if (env.empty() || st.value < 0 || loop.iter == dsl::LoopIter::PlWhile || loop.iter == dsl::LoopIter::PythonWhile)
-    return std::nullopt;
+  if (loop.trip_count && loop.start.isInt() && loop.step.isInt()) return Range{loop.start.i, loop.step.i, *loop.trip_count};
+  if (st.value < 0 || loop.iter == dsl::LoopIter::PlWhile || loop.iter == dsl::LoopIter::PythonWhile) return std::nullopt;
   const Expr& it = fn.exprs[static_cast<std::size_t>(st.value)];
   if (it.kind != dsl::ExprKind::Call || it.args.empty() || it.args.size() > 3) return std::nullopt;
   std::optional<std::int64_t> start = it.args.size() >= 2 ? evalIndex(fn, it.args[0], env) : std::optional<std::int64_t>(0);
   std::optional<std::int64_t> stop = evalIndex(fn, it.args.size() >= 2 ? it.args[1] : it.args[0], env);
   std::optional<std::int64_t> step = it.args.size() == 3 ? evalIndex(fn, it.args[2], env) : std::optional<std::int64_t>(1);
   if (!start || !stop || !step || *step <= 0) return std::nullopt;
-  return *stop > *start ? (*stop - *start + *step - 1) / *step : 0;
+  return Range{*start, *step, *stop > *start ? (*stop - *start + *step - 1) / *step : 0};
+}
+
+// The trip count of loop statement `l`: its static one, else its range's bounds evaluated under `env`.
+std::optional<std::int64_t> tripCount(const Function& fn, int l, const Env& env) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+  if (st.loop >= 0)
+    if (const std::optional<std::int64_t> n = fn.loops[static_cast<std::size_t>(st.loop)].trip_count) return n;
+  if (env.empty()) return std::nullopt;
+  const std::optional<Range> r = rangeOf(fn, l, env);
+  return r ? std::optional<std::int64_t>(r->trips) : std::nullopt;
 }
 
 // The product of the trip counts of the loops around `stmt`, innermost first, stopping at (not
@@ -95,6 +109,20 @@ std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Functi
   return trips;
 }
 
+constexpr std::size_t kTaskLimit = 1 << 16;
+std::vector<Env> loopEnvs(const Function& fn, int stmt, const Env& base, std::size_t limit);
+
+// The trips of all loops around `stmt` in its function: the product of their static trip counts, else,
+// when a loop's bounds are an outer loop's variable (`pl.parallel(h * 2, h * 2 + 2)`), the number of
+// assignments of their variables; nullopt with `why` when neither is known.
+std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why) {
+  if (std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why)) return trips;
+  const std::vector<Env> envs = loopEnvs(fn, stmt, {}, kTaskLimit);
+  if (envs.empty()) return std::nullopt;
+  why.clear();
+  return static_cast<std::int64_t>(envs.size());
+}
+
 // The dispatches of the dispatching statement `stmt` per run of its function: once per trip of every loop
 // around it, and a `for i in pl.spmd(n)` body once per block too (its own loop counts); nullopt with
 // `why` when a count is not static.
@@ -107,7 +135,7 @@ std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Funct
     why = "block count of the pl.spmd at " + where(file, fn, stmt);
     return std::nullopt;
   }
-  std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why);
+  std::optional<std::int64_t> trips = runsAround(file, fn, stmt, why);
   if (!trips) return std::nullopt;
   return *trips * *own;
 }
@@ -136,7 +164,7 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
       const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
       const dsl::FunctionRef target = model.callee(*caller, call);
       if (target.file != kernel.file_index || target.function != kernel.function_index || call.stmt < 0) continue;
-      std::optional<std::int64_t> around = tripsAround(caller_file, *caller, call.stmt, 0, -1, why);
+      std::optional<std::int64_t> around = runsAround(caller_file, *caller, call.stmt, why);
       if (!around) return std::nullopt;
       calls += *around;
       called = true;
@@ -189,12 +217,12 @@ std::vector<Env> loopEnvs(const Function& fn, int stmt, const Env& base, std::si
     const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
     std::vector<Env> next;
     for (const Env& env : envs) {
-      const std::optional<std::int64_t> n = tripCount(fn, l, env);
-      if (!n || loop.targets.size() != 1 || !loop.start.isInt() || !loop.step.isInt()) return {};
-      for (std::int64_t i = 0; i < *n; ++i) {
+      const std::optional<Range> r = rangeOf(fn, l, env);
+      if (!r || loop.targets.size() != 1) return {};
+      for (std::int64_t i = 0; i < r->trips; ++i) {
         if (next.size() >= limit) return {};
         Env e = env;
-        e[loop.targets[0]] = loop.start.i + i * loop.step.i;
+        e[loop.targets[0]] = r->start + i * r->step;
         next.push_back(std::move(e));
       }
     }
@@ -223,7 +251,6 @@ Env bindParams(const Function& caller, const Expr& call, const Function& callee,
 struct VaryingBytes {
   std::int64_t total = 0, largest = 0, tasks = 0;
 };
-constexpr std::size_t kTaskLimit = 1 << 16;
 
 std::optional<VaryingBytes> varyingBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
                                          const std::vector<std::pair<const Function*, const Expr*>>& calls) {

@@ -4,11 +4,12 @@
 //
 //  * tasks dispatched: each dispatch (a pl.at scope of an orchestration-level function, or a call of
 //    an InCore function) counted once per trip of every loop around it in the orchestration
-//    (pl.range, pl.parallel, pl.spmd, ...);
-//  * GM bytes moved: per kernel, every pl.load and pl.store and every pl.assemble into a GM tensor (the
-//    tile's elements in the GM tensor's element type), every implicit load of a GM tensor operand of a tensor-level op and every
-//    subscript read or write of a GM tensor, each counted once per trip of the loops around it inside
-//    the kernel; times the kernel's dispatches;
+//    (pl.range, pl.parallel, pl.spmd, ...; a loop whose bounds are an outer loop's variable, once per
+//    value it takes);
+//  * GM bytes moved: per kernel, every pl.load and pl.store and every pl.assemble into a GM tensor
+//    (the tile's elements in the GM tensor's element type), every implicit load of a GM tensor operand
+//    of a tensor-level op and every subscript read or write of a GM tensor, each counted once per trip
+//    of the loops around it inside the kernel; times the kernel's dispatches;
 //  * GM bytes on the critical path: the tasks of one dispatch site run in waves of at most one per
 //    core of their kind (a vector kernel on the AIVs, a cube or mixed one on the AICs, one per
 //    cluster), each core streaming its task's bytes; per site, the waves times the bytes of a task,

@@ -223,8 +223,23 @@ def entry(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Out[pl.Tensor[[256, 64], pl.FP
         y = tri(x, y, qb)
     return y
 )";
+  // The same reads from the other end: task qb reads blocks qb .. 3 (4 - qb of them), its tile in
+  // the row block the outer loop's bounds start at.
+  const char* from_qb = R"(import pypto.language as pl
+
+@pl.jit
+def entry(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Out[pl.Tensor[[256, 64], pl.FP32]]):
+    for half in pl.range(2):
+        for qb in pl.parallel(half * 2, half * 2 + 2):
+            with pl.at(level=pl.Level.CORE_GROUP, name_hint="tri"):
+                acc = pl.full([64, 64], dtype=pl.FP32, value=0.0)
+                for kb in pl.range(qb, 4):
+                    acc = pl.add(acc, x[kb * 64 : kb * 64 + 64, 0:64])
+                y = pl.assemble(y, acc, [qb * 64, 0])
+    return y
+)";
   const std::int64_t block = 64 * 64 * 4;
-  for (const char* text : {inline_scope, stage}) {
+  for (const char* text : {inline_scope, stage, from_qb}) {
     cost::ScheduleCost c = costOf({{"p.py", text}});
     ASSERT_TRUE(c.tasks) << text;
     EXPECT_EQ(*c.tasks, 4);
