@@ -4,6 +4,7 @@
 #include "lint/dsl/dsl_check.h"
 #include "lint/dsl/entry_output_not_out_check.h"
 #include "lint/dsl/implicit_tensor_access_check.h"
+#include "lint/dsl/kernel_argument_expression_check.h"
 #include "lint/dsl/kernel_argument_shape_check.h"
 #include "lint/dsl/matmul_acc_without_matmul_check.h"
 #include "lint/dsl/matmul_k_loop_check.h"
@@ -49,6 +50,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<MissingAnnotationCheck>());
     v.push_back(std::make_unique<StridedViewToKernelCheck>());
     v.push_back(std::make_unique<KernelArgumentShapeCheck>());
+    v.push_back(std::make_unique<KernelArgumentExpressionCheck>());
     v.push_back(std::make_unique<UnknownTunableCheck>());
     v.push_back(std::make_unique<TunableDivisionCheck>());
     return v;
