@@ -140,6 +140,31 @@ std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Funct
   return *trips * *own;
 }
 
+// A call of a kernel or stage: the calling function (in file `file`) and the call expression.
+struct CallSite {
+  int file = -1;
+  const Function* caller = nullptr;
+  const Expr* call = nullptr;
+};
+
+// The calls of an inline stage from the functions of the run (not from other stages or kernels).
+template <typename InRun>
+std::vector<CallSite> stageCalls(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel, const InRun& inRun) {
+  std::vector<CallSite> out;
+  for (const dsl::FunctionRef r : model.allFunctions()) {
+    if (!inRun(r.file) || (r.file == kernel.file_index && r.function == kernel.function_index)) continue;
+    const Function* caller = model.function(r);
+    if (!caller || caller->isInline() || caller->isIncoreFunction()) continue;
+    for (int c : caller->calls) {
+      const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
+      const dsl::FunctionRef target = model.callee(*caller, call);
+      if (target.file == kernel.file_index && target.function == kernel.function_index && call.stmt >= 0)
+        out.push_back({r.file, caller, &call});
+    }
+  }
+  return out;
+}
+
 // The dispatches of one run of a pl.at scope of an inline stage: its dispatches per run of the stage,
 // times the trips around each call of the stage from a function of the run. nullopt with `why` empty
 // when no function of the run calls the stage, with `why` set when a trip count is not static.
@@ -153,44 +178,16 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   if (scope < 0) return std::nullopt;
   std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, why);
   if (!inside) return std::nullopt;
+  const std::vector<CallSite> sites = stageCalls(model, kernel, inRun);
+  if (sites.empty()) return std::nullopt;
   std::int64_t calls = 0;
-  bool called = false;
-  for (const dsl::FunctionRef r : model.allFunctions()) {
-    if (!inRun(r.file) || (r.file == kernel.file_index && r.function == kernel.function_index)) continue;
-    const Function* caller = model.function(r);
-    if (!caller || caller->isInline() || caller->isIncoreFunction()) continue;
-    const dsl::FileModel& caller_file = model.files[static_cast<std::size_t>(r.file)];
-    for (int c : caller->calls) {
-      const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
-      const dsl::FunctionRef target = model.callee(*caller, call);
-      if (target.file != kernel.file_index || target.function != kernel.function_index || call.stmt < 0) continue;
-      std::optional<std::int64_t> around = runsAround(caller_file, *caller, call.stmt, why);
-      if (!around) return std::nullopt;
-      calls += *around;
-      called = true;
-    }
+  for (const CallSite& site : sites) {
+    std::optional<std::int64_t> around =
+        runsAround(model.files[static_cast<std::size_t>(site.file)], *site.caller, site.call->stmt, why);
+    if (!around) return std::nullopt;
+    calls += *around;
   }
-  if (!called) return std::nullopt;
   return calls * *inside;
-}
-
-// The calls of an inline stage from the functions of the run (not from other stages or kernels).
-template <typename InRun>
-std::vector<std::pair<const Function*, const Expr*>> stageCalls(const dsl::ProgramModel& model,
-                                                                const sram::KernelEstimate& kernel, const InRun& inRun) {
-  std::vector<std::pair<const Function*, const Expr*>> out;
-  for (const dsl::FunctionRef r : model.allFunctions()) {
-    if (!inRun(r.file) || (r.file == kernel.file_index && r.function == kernel.function_index)) continue;
-    const Function* caller = model.function(r);
-    if (!caller || caller->isInline() || caller->isIncoreFunction()) continue;
-    for (int c : caller->calls) {
-      const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
-      const dsl::FunctionRef target = model.callee(*caller, call);
-      if (target.file == kernel.file_index && target.function == kernel.function_index && call.stmt >= 0)
-        out.push_back({caller, &call});
-    }
-  }
-  return out;
 }
 
 // The cores the tasks of a kernel spread over: the AIVs for a vector-only kernel, else the AICs (a cube
@@ -245,15 +242,15 @@ Env bindParams(const Function& caller, const Expr& call, const Function& callee,
 
 // The bytes a kernel moves when they differ from task to task (a loop in it whose trip count is a
 // loop variable of the orchestration, or a scalar the task is called with): summed over every task of
-// the run, and the largest task's. Each task's values come from `calls`: (caller, call expression)
-// pairs whose callee holds the kernel (none: the kernel's region sits in the dispatching function
+// the run, and the largest task's. Each task's values come from `calls`: the call sites whose callee
+// holds the kernel (none: the kernel's region sits in the dispatching function
 // itself, under its loops).
 struct VaryingBytes {
   std::int64_t total = 0, largest = 0, tasks = 0;
 };
 
 std::optional<VaryingBytes> varyingBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                         const std::vector<std::pair<const Function*, const Expr*>>& calls) {
+                                         const std::vector<CallSite>& calls) {
   const Function* fn = model.function({kernel.file_index, kernel.function_index});
   if (!fn || kernel.region < 0) return std::nullopt;
   const int scope = fn->regions[static_cast<std::size_t>(kernel.region)].stmt;
@@ -261,9 +258,10 @@ std::optional<VaryingBytes> varyingBytes(const dsl::ProgramModel& model, const s
   if (calls.empty()) {
     bases.push_back({});
   } else {
-    for (const auto& [caller, call] : calls) {
-      if (call->stmt < 0) return std::nullopt;
-      for (const Env& e : loopEnvs(*caller, call->stmt, {}, kTaskLimit)) bases.push_back(bindParams(*caller, *call, *fn, e));
+    for (const CallSite& site : calls) {
+      if (site.call->stmt < 0) return std::nullopt;
+      for (const Env& e : loopEnvs(*site.caller, site.call->stmt, {}, kTaskLimit))
+        bases.push_back(bindParams(*site.caller, *site.call, *fn, e));
       if (bases.empty()) return std::nullopt;
     }
   }
@@ -400,11 +398,11 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
           continue;
         }
         // Bytes that depend on the task: count each task under its loop variables.
-        std::vector<std::pair<const Function*, const Expr*>> calls;
+        std::vector<CallSite> calls;
         const bool own = ke.file_index == g.file_index && ke.function_index == g.function_index;
         const int value = fn.stmts[static_cast<std::size_t>(t.stmt)].value;
         if (!own && value >= 0 && fn.exprs[static_cast<std::size_t>(value)].kind == dsl::ExprKind::Call)
-          calls.push_back({&fn, &fn.exprs[static_cast<std::size_t>(value)]});
+          calls.push_back({g.file_index, &fn, &fn.exprs[static_cast<std::size_t>(value)]});
         std::optional<VaryingBytes> v;
         if (own || !calls.empty()) v = varyingBytes(model, ke, calls);
         if (!v || !k.dispatches || v->tasks != *k.dispatches) {

@@ -706,16 +706,7 @@ class BodyBuilder {
       } else if (callee.isDsl() && tensor_arg) {
         // c = kernel(a, b, c): the result is the tensor passed for the first Out / InOut parameter
         t.kind = ValueKind::Tensor;
-        std::size_t pos = 0;
-        for (const Param& p : callee.params) {
-          if (p.is_self) continue;
-          if (p.direction != Direction::In) {
-            int a = fn_.arg(call, pos, p.name);
-            if (const TypeInfo* at = typeOf(a); at && at->kind == ValueKind::Tensor) t = *at;
-            break;
-          }
-          ++pos;
-        }
+        if (const TypeInfo* out = outArgumentType(call, 0)) t = *out;
         t.space = MemSpace::DDR;
       }
     }

@@ -80,10 +80,7 @@ void keepLog(RunRecord& rec) {
   const fs::path file = rec.out_dir.parent_path() / "run.log";
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << rec.log;
-  if (!out) return;
-  const std::string dir = rec.out_dir_display;
-  rec.log_file_display = (dir.size() > 4 && dir.compare(dir.size() - 4, 4, "/out") == 0 ? dir.substr(0, dir.size() - 4)
-                                                                                       : dir + "/..") + "/run.log";
+  if (out) rec.log_file_display = (fs::path(rec.out_dir_display).parent_path() / "run.log").generic_string();
 }
 
 void readResultFile(RunRecord& rec, const fs::path& result_file) {

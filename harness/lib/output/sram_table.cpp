@@ -1,7 +1,8 @@
 #include "output/sram_table.h"
 
-#include <algorithm>
 #include <cstdio>
+
+#include "output/text_columns.h"
 
 namespace portcheck {
 
@@ -28,24 +29,7 @@ std::string renderSramTable(const std::vector<SramRow>& rows) {
     cells.push_back({fn, r.core.empty() ? "-" : r.core, r.space, bytes(r.estimate), actual,
                      std::to_string(r.capacity), pct, std::to_string(r.tiles)});
   }
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& row : cells) width[c] = std::max(width[c], row[c].size());
-  }
-  std::string out = "SRAM usage (bytes)\n";
-  auto line = [&](const std::vector<std::string>& row) {
-    std::string s;
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      bool numeric = c >= 3;
-      std::string pad(width[c] - row[c].size(), ' ');
-      s += "  " + (numeric ? pad + row[c] : row[c] + pad);
-    }
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    out += s + "\n";
-  };
-  line(header);
-  for (const auto& row : cells) line(row);
+  std::string out = "SRAM usage (bytes)\n" + renderColumns(header, cells, 3);
   if (cached) out += "  * actual read from the compile cache: an earlier compile of the same sources, not compiled now\n";
   return out;
 }
