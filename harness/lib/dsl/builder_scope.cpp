@@ -13,10 +13,6 @@ namespace {
 
 using LocalNames = std::unordered_map<std::string, ConstValue>;
 
-std::string_view textOf(const Unit& unit, int file, TSNode n) {
-  return unit.scans[static_cast<std::size_t>(file)].tree.nodeText(n);
-}
-
 bool known(const ConstValue& v) { return v.number.known() || v.is_tuple || v.record; }
 
 // Evaluates `node` with `scope` as the locals of `file`.

@@ -1,5 +1,6 @@
 // Function bodies: statements, expressions, values and their types, loops, scopes, incore regions.
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -518,6 +519,7 @@ class BodyBuilder {
           X(id).children.push_back(k);
           useChild(k, stmt);
         }
+      foldComparison(X(id));
       return id;
     }
     if (t == "keyword_argument") {
@@ -776,16 +778,60 @@ class BodyBuilder {
     return s;
   }
 
-  // k0 : k0 + C  ->  C (the same start expression on both sides).
+  // `a == b` (and the other orderings) of two compile-time numbers, `not a`: the truth value as 1 / 0,
+  // so an `if` on a module constant is known to take or skip its branch.
+  void foldComparison(Expr& e) const {
+    auto num = [&](int k) { return fn_.exprs[static_cast<std::size_t>(k)].number; };
+    if (e.kind == ExprKind::UnaryOp && e.name == "not" && e.children.size() == 1 && num(e.children[0]).known()) {
+      e.number = Number::ofInt(num(e.children[0]).asDouble() == 0 ? 1 : 0);
+      return;
+    }
+    if (e.kind != ExprKind::Compare || e.children.size() != 2) return;
+    Number a = num(e.children[0]), b = num(e.children[1]);
+    if (!a.known() || !b.known()) return;
+    const double x = a.asDouble(), y = b.asDouble();
+    const std::string& op = e.name;
+    int holds = op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
+              : op == ">" ? x > y : op == ">=" ? x >= y : -1;
+    if (holds >= 0) e.number = Number::ofInt(holds);
+  }
+
+  // stop - start of a slice whose bounds are not numbers but differ by one: both taken as linear
+  // forms over the same unknowns (`k0 : k0 + C`, `qb + s * H : qb + (s + 1) * H` -> H).
   Number symbolicExtent(int start, int stop) const {
-    const Expr& hi = fn_.exprs[static_cast<std::size_t>(stop)];
-    if (hi.kind != ExprKind::BinOp || hi.name != "+" || hi.children.size() != 2) return {};
-    std::string_view s = fm_.text(fn_.exprs[static_cast<std::size_t>(start)]);
-    const Expr& l = fn_.exprs[static_cast<std::size_t>(hi.children[0])];
-    const Expr& r = fn_.exprs[static_cast<std::size_t>(hi.children[1])];
-    if (fm_.text(l) == s) return r.number;
-    if (fm_.text(r) == s) return l.number;
-    return {};
+    std::map<std::string, std::int64_t> form;
+    if (!linearForm(stop, 1, form, 0) || !linearForm(start, -1, form, 0)) return {};
+    for (const auto& [atom, k] : form)
+      if (!atom.empty() && k != 0) return {};
+    return Number::ofInt(form[""]);
+  }
+
+  // Adds scale * e to `form` (atom text -> coefficient, "" the constant); false on overflow or depth.
+  bool linearForm(int e, std::int64_t scale, std::map<std::string, std::int64_t>& form, int depth) const {
+    if (e < 0 || depth > 32) return false;
+    const Expr& x = fn_.exprs[static_cast<std::size_t>(e)];
+    auto add = [&](const std::string& atom, std::int64_t k) {
+      std::int64_t term = 0;
+      return !__builtin_mul_overflow(scale, k, &term) && !__builtin_add_overflow(form[atom], term, &form[atom]);
+    };
+    if (x.number.isInt()) return add("", x.number.i);
+    if (x.kind == ExprKind::BinOp && x.children.size() == 2 && (x.name == "+" || x.name == "-"))
+      return linearForm(x.children[0], scale, form, depth + 1) &&
+             linearForm(x.children[1], x.name == "-" ? -scale : scale, form, depth + 1);
+    if (x.kind == ExprKind::BinOp && x.children.size() == 2 && x.name == "*") {
+      for (int side = 0; side < 2; ++side) {
+        const Number& k = fn_.exprs[static_cast<std::size_t>(x.children[static_cast<std::size_t>(side)])].number;
+        std::int64_t scaled = 0;
+        if (k.isInt() && !__builtin_mul_overflow(scale, k.i, &scaled))
+          return linearForm(x.children[static_cast<std::size_t>(1 - side)], scaled, form, depth + 1);
+      }
+    }
+    if (x.kind == ExprKind::UnaryOp && x.name == "-" && x.children.size() == 1)
+      return linearForm(x.children[0], -scale, form, depth + 1);
+    std::string atom;
+    for (char c : fm_.text(x))
+      if (c != ' ' && c != '\n' && c != '\t') atom += c;
+    return add(atom, 1);
   }
 
   int sliceExpr(TSNode n, int stmt, int depth) {

@@ -38,6 +38,10 @@ struct MainScope {
   std::unordered_map<std::string, TypeInfo> tensors;
   std::unordered_map<std::string, std::int64_t> ints;
   std::unordered_map<std::string, std::string> functions;
+  // argparse: each option's default (`add_argument("--mode", default="mixed")` -> mode), and the
+  // names bound to `parser.parse_args()`: the file run alone gets the defaults.
+  std::unordered_map<std::string, TSNode> option_defaults;
+  std::unordered_map<std::string, bool> parsed_args;
 };
 
 // The type of a torch tensor expression, or a Unknown-kind type.
@@ -173,6 +177,7 @@ class MainWalker {
     TSNode left = childByField(n, "left");
     TSNode right = childByField(n, "right");
     std::string_view rk = nodeType(right);
+    if (rk == "call") return dictLoop(n, scope, depth);
     if (rk != "tuple" && rk != "list") return block(body, scope, depth + 1);
     std::vector<TSNode> names;
     if (nodeType(left) == "identifier") names.push_back(left);
@@ -205,12 +210,107 @@ class MainWalker {
     }
   }
 
+  // The module-level dict literal `name` of the file (`_MODES = {"mixed": mixed_entry, ...}`).
+  TSNode moduleDict(std::string_view name) const {
+    const FileScan& s = unit_.scans[static_cast<std::size_t>(file_)];
+    auto it = s.assign_index.find(std::string(name));
+    if (it == s.assign_index.end()) return TSNode{};
+    TSNode v = s.assigns[it->second].value;
+    return !isNull(v) && nodeType(v) == "dictionary" ? v : TSNode{};
+  }
+
+  // `for name, entry in D.items():` / `for entry in D.values():` over a module dict of entries: the
+  // body once per entry, with the entry bound.
+  void dictLoop(TSNode n, MainScope& scope, int depth) {
+    TSNode body = childByField(n, "body");
+    TSNode left = childByField(n, "left");
+    TSNode callee = childByField(childByField(n, "right"), "function");
+    std::string_view method = nodeType(callee) == "attribute" ? text(childByField(callee, "attribute")) : "";
+    TSNode dict = nodeType(callee) == "attribute" ? moduleDict(text(childByField(callee, "object"))) : TSNode{};
+    std::vector<TSNode> names;
+    if (nodeType(left) == "identifier") names.push_back(left);
+    else
+      for (TSNode x : namedChildren(left)) names.push_back(x);
+    const std::size_t slot = method == "items" && names.size() == 2 ? 1 : method == "values" && names.size() == 1 ? 0 : 9;
+    if (isNull(dict) || slot == 9) return block(body, scope, depth + 1);
+    for (TSNode pair : namedChildren(dict)) {
+      if (nodeType(pair) != "pair") continue;
+      TSNode value = childByField(pair, "value");
+      MainScope inner = scope;
+      std::string name(text(names[slot]));
+      inner.functions.erase(name);
+      if (nodeType(value) == "identifier" && fm_.functionIndex(text(value)) >= 0)
+        inner.functions[name] = std::string(text(value));
+      block(body, inner, depth + 1);
+    }
+  }
+
+  // The entry a call's callee names: a function, a loop name bound to one, or `D[key]` of a module
+  // dict of entries with a key known here (a constant, or an argparse option's default).
+  std::string calledEntry(TSNode callee, const MainScope& scope) {
+    if (nodeType(callee) == "identifier") {
+      std::string called(text(callee));
+      if (auto alias = scope.functions.find(called); alias != scope.functions.end()) called = alias->second;
+      return called;
+    }
+    if (nodeType(callee) != "subscript") return {};
+    TSNode dict = moduleDict(text(childByField(callee, "value")));
+    TSNode key = childByField(callee, "subscript");
+    if (isNull(dict) || isNull(key)) return {};
+    if (nodeType(key) == "attribute" && scope.parsed_args.count(std::string(text(childByField(key, "object"))))) {
+      auto d = scope.option_defaults.find(std::string(text(childByField(key, "attribute"))));
+      if (d == scope.option_defaults.end()) return {};
+      key = d->second;
+    }
+    ConstValue k = evalNode(unit_, file_, key, 0);
+    if (!k.known()) return {};
+    for (TSNode pair : namedChildren(dict)) {
+      if (nodeType(pair) != "pair") continue;
+      if (!sameValue(evalNode(unit_, file_, childByField(pair, "key"), 0), k)) continue;
+      TSNode value = childByField(pair, "value");
+      return nodeType(value) == "identifier" ? std::string(text(value)) : std::string();
+    }
+    return {};
+  }
+
+  // `parser.add_argument("-m", "--mode", default=...)`: the option's dest and default.
+  void addArgument(TSNode call, MainScope& scope) {
+    std::string dest;
+    TSNode def{};
+    for (TSNode a : namedChildren(childByField(call, "arguments"))) {
+      if (nodeType(a) == "keyword_argument") {
+        std::string_view k = text(childByField(a, "name"));
+        if (k == "default") def = childByField(a, "value");
+        if (k == "dest") {
+          ConstValue d = evalNode(unit_, file_, childByField(a, "value"), 0);
+          if (d.str) dest = *d.str;
+        }
+        continue;
+      }
+      ConstValue flag = evalNode(unit_, file_, a, 0);
+      if (!flag.str) continue;
+      std::string f = *flag.str;
+      bool long_flag = f.rfind("--", 0) == 0;
+      if (dest.empty() || long_flag) {
+        f.erase(0, f.find_first_not_of('-'));
+        std::replace(f.begin(), f.end(), '-', '_');
+        if (long_flag || dest.empty()) dest = f;
+      }
+    }
+    if (!dest.empty() && !isNull(def)) scope.option_defaults[dest] = def;
+  }
+
   void statement(TSNode stmt, MainScope& scope) {
     TSNode e = ts_node_named_child(stmt, 0);
     if (isNull(e)) return;
     if (nodeType(e) == "assignment") {
       TSNode left = childByField(e, "left");
       if (nodeType(left) != "identifier") return;
+      TSNode right = childByField(e, "right");
+      if (!isNull(right) && nodeType(right) == "call" && text(childByField(right, "function")).ends_with(".parse_args")) {
+        scope.parsed_args[std::string(text(left))] = true;
+        return;
+      }
       TypeInfo t = torchTensor(unit_, file_, childByField(e, "right"), scope, 0);
       std::string name(text(left));
       if (t.kind == ValueKind::Tensor) scope.tensors[name] = t;
@@ -219,9 +319,9 @@ class MainWalker {
     }
     if (nodeType(e) != "call") return;
     TSNode callee = childByField(e, "function");
-    if (nodeType(callee) != "identifier") return;
-    std::string called(text(callee));
-    if (auto alias = scope.functions.find(called); alias != scope.functions.end()) called = alias->second;
+    if (text(callee).ends_with(".add_argument")) return addArgument(e, scope);
+    std::string called = calledEntry(callee, scope);
+    if (called.empty()) return;
     int fn = fm_.functionIndex(called);
     if (fn < 0 || fm_.functions[static_cast<std::size_t>(fn)].kind != FunctionKind::JitEntry) return;
     auto& slots = unit_.specialised[{file_, fn}];

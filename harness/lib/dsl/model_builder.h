@@ -17,14 +17,27 @@ namespace portcheck::dsl::detail {
 
 struct RecordValue;
 
-// A compile-time value of a module-level name: a number, a tuple of numbers, or a record (a
-// dataclass / NamedTuple instance built from literals, `FLASH = Config(hidden_size=4096, ...)`).
+// A compile-time value of a module-level name: a number, a tuple of numbers, a record (a
+// dataclass / NamedTuple instance built from literals, `FLASH = Config(hidden_size=4096, ...)`), a
+// string, a tuple whose elements are not all numbers, or a dict (`PRESETS = {p.name: p for p in
+// (DEMO, PRO)}`). Strings, items and dicts exist so that a configuration chosen by name at import
+// time (`ACTIVE = PRESETS[_variant()]`) evaluates; kernels only ever read numbers from them.
 struct ConstValue {
   Number number;
   bool is_tuple = false;
   std::vector<Number> tuple;
   std::shared_ptr<const RecordValue> record;
+  std::shared_ptr<const std::string> str;
+  std::shared_ptr<const std::vector<ConstValue>> items;  // a tuple / list with a non-number element
+  std::shared_ptr<const std::vector<std::pair<ConstValue, ConstValue>>> dict;
+  bool known() const { return number.known() || is_tuple || record || str || dict; }
 };
+
+// Python equality of two known values (numbers, strings, tuples); false when either is unknown.
+bool sameValue(const ConstValue& a, const ConstValue& b);
+// The elements of a tuple / list value (numbers or items), or none.
+std::vector<ConstValue> elementsOf(const ConstValue& v);
+ConstValue stringValue(std::string s);
 
 // The fields of a record and where its class is (for defaults and @property fields).
 struct RecordValue {
@@ -79,10 +92,16 @@ struct Unit {
   const std::unordered_map<std::string, ConstValue>* locals = nullptr;
   int locals_file = -1;
   const std::map<std::string, std::int64_t>* overrides = nullptr;  // module constants the tuner sets
+  int call_depth = 0;  // plain functions being interpreted for a constant's value (function_eval.cpp)
   // Parameter types a bare `pl.Tensor` takes where the program specialises it: (file, function) ->
   // per parameter index the type (dtype, shape) of what the file's __main__ or a caller passes.
   std::map<std::pair<int, int>, std::vector<std::optional<TypeInfo>>> specialised;
 };
+
+// The source text of node `n` of `file`.
+inline std::string_view textOf(const Unit& unit, int file, TSNode n) {
+  return unit.scans[static_cast<std::size_t>(file)].tree.nodeText(n);
+}
 
 // Pass 1: aliases, imports, constants' nodes, functions (kinds, decorators) of one file.
 void scanFile(Unit& unit, int file);
@@ -113,6 +132,22 @@ class BuilderScopeGuard {
 // `Cls(a=1, b=2)` of a dataclass / NamedTuple class of the unit: the record (keyword arguments, then
 // the class's defaults); an empty value for any other call.
 ConstValue evalRecordCall(Unit& unit, int file, TSNode call, int depth);
+// value_eval.cpp: strings, dicts, truth values and configuration calls. Each returns true when it
+// handled the node (`out` may still be unknown), false to leave it to the arithmetic evaluator.
+bool evalValueNode(Unit& unit, int file, TSNode node, int depth, ConstValue& out);
+bool evalValueCall(Unit& unit, int file, TSNode call, int depth, ConstValue& out);
+// `a <op> b` where an operand is a string, a tuple or the operator is `in` / `not in`.
+bool evalValueComparison(std::string_view op, const ConstValue& a, const ConstValue& b, bool& holds);
+// Python truth of a known value; nullopt when unknown.
+std::optional<bool> truthOf(const ConstValue& v);
+// Binds a for / comprehension target (a name or a tuple of names) to `value` in `names`; false when
+// it cannot (another target, a length mismatch).
+bool bindTarget(Unit& unit, int file, TSNode target, const ConstValue& value,
+                std::unordered_map<std::string, ConstValue>& names);
+// base[index] of a dict, string or tuple of values.
+ConstValue evalValueSubscript(const ConstValue& base, const ConstValue& index);
+// function_eval.cpp: `f(args)` of a plain module-level function, interpreted; false when `f` is none.
+bool callPlainFunction(Unit& unit, int file, TSNode call, int depth, ConstValue& out);
 // `x.attr`: a record's field (or @property), or a module-level name of an imported module.
 ConstValue evalAttribute(Unit& unit, int file, TSNode attribute, int depth);
 // Pass 3: parameters and return types of every function of the file.

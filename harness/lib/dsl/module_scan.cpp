@@ -1,4 +1,5 @@
 // Module level of a DSL file: pypto.language aliases, imports, constants, functions and their kinds.
+#include <algorithm>
 #include <filesystem>
 
 #include "dsl/const_eval.h"
@@ -413,11 +414,40 @@ ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int dep
   return {};
 }
 
+// base[a:b] of a tuple / list value with constant bounds (no step).
+static ConstValue sliceOf(Unit& unit, int file, const ConstValue& base, TSNode slice, int depth) {
+  if (!base.is_tuple) return {};
+  std::vector<ConstValue> elems = elementsOf(base);
+  const auto size = static_cast<std::int64_t>(elems.size());
+  std::int64_t bound[2] = {0, size};
+  int k = 0;
+  uint32_t count = ts_node_child_count(slice);
+  for (uint32_t i = 0; i < count; ++i) {
+    TSNode c = ts_node_child(slice, i);
+    if (!ts_node_is_named(c)) {
+      if (++k > 1) return {};  // a step
+      continue;
+    }
+    Number v = evalNode(unit, file, c, depth + 1).number;
+    if (!v.isInt()) return {};
+    std::int64_t b = v.i < 0 ? std::max<std::int64_t>(0, v.i + size) : std::min(v.i, size);
+    bound[k] = b;
+  }
+  ConstValue out;
+  out.is_tuple = true;
+  std::vector<ConstValue> part;
+  for (std::int64_t i = bound[0]; i < bound[1]; ++i) part.push_back(elems[static_cast<std::size_t>(i)]);
+  for (const ConstValue& e : part) out.tuple.push_back(e.number);
+  if (base.items) out.items = std::make_shared<const std::vector<ConstValue>>(std::move(part));
+  return out;
+}
+
 ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
   ConstValue out;
   if (isNull(n) || depth > kMaxNesting) return out;
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   std::string_view t = nodeType(n);
+  if (evalValueNode(unit, file, n, depth, out)) return out;
   if (t == "integer" || t == "float") {
     out.number = parseNumberLiteral(text(s, n));
   } else if (t == "identifier") {
@@ -439,49 +469,69 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
   } else if (t == "true" || t == "false") {
     out.number = Number::ofInt(t == "true" ? 1 : 0);  // a bool is the int 1 / 0 in arithmetic
   } else if (t == "comparison_operator") {
-    // a < b <= c ...: operands are the named children, the operators the tokens between them.
-    std::vector<Number> operands;
-    std::vector<std::string_view> ops;
+    // a < b <= c ...: operands are the named children, the operators the tokens between them
+    // (`not in` and `is not` are two tokens).
+    std::vector<ConstValue> operands;
+    std::vector<std::string> ops;
+    bool after_operand = false;
     uint32_t count = ts_node_child_count(n);
     for (uint32_t i = 0; i < count; ++i) {
       TSNode c = ts_node_child(n, i);
       if (ts_node_is_named(c)) {
         if (isComment(c)) continue;
-        operands.push_back(evalNode(unit, file, c, depth + 1).number);
+        operands.push_back(evalNode(unit, file, c, depth + 1));
         if (!operands.back().known()) return out;
-      } else {
-        ops.push_back(text(s, c));
+        after_operand = true;
+      } else if (after_operand) {
+        ops.emplace_back(text(s, c));
+        after_operand = false;
+      } else if (!ops.empty()) {
+        ops.back() += " " + std::string(text(s, c));
       }
     }
     if (operands.size() < 2 || ops.size() != operands.size() - 1) return out;
     bool holds = true;
     for (std::size_t i = 0; i < ops.size(); ++i) {
-      double a = operands[i].asDouble(), b = operands[i + 1].asDouble();
-      std::string_view op = ops[i];
+      const std::string& op = ops[i];
+      bool h = false;
+      if (evalValueComparison(op, operands[i], operands[i + 1], h)) {
+        holds = holds && h;
+        continue;
+      }
+      if (!operands[i].number.known() || !operands[i + 1].number.known()) return out;
+      double a = operands[i].number.asDouble(), b = operands[i + 1].number.asDouble();
       if (op == "==") holds = holds && a == b;
       else if (op == "!=") holds = holds && a != b;
       else if (op == "<") holds = holds && a < b;
       else if (op == "<=") holds = holds && a <= b;
       else if (op == ">") holds = holds && a > b;
       else if (op == ">=") holds = holds && a >= b;
-      else return out;  // is, in, not in: not on numbers
+      else return out;  // is, is not: not on numbers
     }
     out.number = Number::ofInt(holds ? 1 : 0);
   } else if (t == "tuple" || t == "list" || t == "expression_list") {
     out.is_tuple = true;
+    std::vector<ConstValue> items;
+    bool plain = true;  // numbers only
     for (TSNode c : namedChildren(n)) {
       if (isComment(c)) continue;
-      out.tuple.push_back(evalNode(unit, file, c, depth + 1).number);
+      items.push_back(evalNode(unit, file, c, depth + 1));
+      out.tuple.push_back(items.back().number);
+      plain = plain && !(items.back().str || items.back().record || items.back().dict || items.back().is_tuple);
     }
+    if (!plain) out.items = std::make_shared<const std::vector<ConstValue>>(std::move(items));
   } else if (t == "subscript") {
     ConstValue base = evalNode(unit, file, childByField(n, "value"), depth + 1);
     TSNode idx = childByField(n, "subscript");
+    if (nodeType(idx) == "slice") return sliceOf(unit, file, base, idx, depth + 1);
     ConstValue i = evalNode(unit, file, idx, depth + 1);
+    if (base.dict || base.str || base.items) return evalValueSubscript(base, i);
     if (base.is_tuple && i.number.isInt()) {
       std::int64_t k = i.number.i < 0 ? i.number.i + static_cast<std::int64_t>(base.tuple.size()) : i.number.i;
       if (k >= 0 && k < static_cast<std::int64_t>(base.tuple.size())) out.number = base.tuple[static_cast<std::size_t>(k)];
     }
   } else if (t == "call") {
+    if (evalValueCall(unit, file, n, depth, out)) return out;
     // int(x), float(x), min(a, b), max(a, b) on known numbers
     std::string_view fn = text(s, childByField(n, "function"));
     TSNode args = childByField(n, "arguments");

@@ -18,10 +18,6 @@ namespace portcheck::dsl::detail {
 
 namespace {
 
-std::string_view textOf(const Unit& unit, int file, TSNode n) {
-  return unit.scans[static_cast<std::size_t>(file)].tree.nodeText(n);
-}
-
 struct ClassDef {
   int file = -1;
   TSNode node{};

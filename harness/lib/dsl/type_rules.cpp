@@ -139,6 +139,16 @@ std::optional<TypeInfo> inferPlCall(const OpArgs& a) {
     r.space = tm >= 0 ? a.space_of(tm) : MemSpace::Vec;
     return finish(r);
   }
+  // pl.create_l1(shape, dtype): a tensor-typed value that lowers to a Mat tile (the on-chip operand
+  // a kernel fills row by row with pl.gather_row from a GM pool; tensor_ops.py create_l1).
+  if (name == "create_l1") {
+    TypeInfo r;
+    r.kind = ValueKind::Tile;
+    r.shape = a.shape_of(arg(0, "shape"));
+    r.dtype = a.dtype_of(arg(1, "dtype"));
+    r.space = MemSpace::Mat;
+    return finish(r);
+  }
   if (name == "create_tensor" || name == "create") {
     TypeInfo r;
     r.kind = ValueKind::Tensor;

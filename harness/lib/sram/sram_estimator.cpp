@@ -264,7 +264,9 @@ class RegionEstimator {
     for (std::size_t i = 0; i < fn_.stmts.size(); ++i) {
       const dsl::Stmt& st = fn_.stmts[i];
       if (st.kind != dsl::StmtKind::Assign || st.value < 0 || !inRegion(static_cast<int>(i))) continue;
-      if (X(st.value).kind != ExprKind::Name || X(st.value).value < 0) continue;
+      // (bound to a name first, or written as it is: `dst[a:b, :] = src[c:d, :]`)
+      const ExprKind k = X(st.value).kind;
+      if ((k != ExprKind::Name && k != ExprKind::Subscript) || X(st.value).value < 0) continue;
       const bool into_subscript = std::any_of(st.targets.begin(), st.targets.end(),
                                               [&](int t) { return X(t).kind == ExprKind::Subscript; });
       if (into_subscript) data_use_.insert(root(X(st.value).value));
@@ -759,10 +761,15 @@ class RegionEstimator {
     if (op == "load" || op == "create" || op == "full" || op == "create_tile") return;
     if (isViewOp(op)) return;  // a view of a GM tensor is the load of the viewed region (a tile itself)
     int p = call_point_[c];
+    std::set<const Value*> loaded;  // `pl.add(x, x)` loads x once
     for (int a : call.args) {
       const Value* v = fn_.valueOf(a);
       bool here = v && v->on_chip && !fromAnotherScope(*v);
       if (!v || here || v->type.kind != ValueKind::Tensor) continue;
+      if (!loaded.insert(v).second) {
+        implicit_mat_[a] = mm;
+        continue;
+      }
       std::optional<std::int64_t> b = v->type.bytes();
       if (!b) continue;
       std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
@@ -1024,6 +1031,21 @@ std::map<std::pair<int, int>, int> inlineInstances(const dsl::ProgramModel& mode
   return most;
 }
 
+// A statement in the branch of an `if` whose condition is a compile-time constant that does not take
+// it (`if CAP == 256:` with CAP 2048): the parser folds the branch away, so its scopes are no kernels.
+bool staticallyDead(const Function& fn, int stmt) {
+  for (int child = stmt, s = stmt >= 0 ? fn.stmts[static_cast<std::size_t>(stmt)].parent : -1; s >= 0;
+       child = s, s = fn.stmts[static_cast<std::size_t>(s)].parent) {
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(s)];
+    if (st.kind != dsl::StmtKind::If || st.value < 0) continue;
+    const dsl::Number& c = fn.exprs[static_cast<std::size_t>(st.value)].number;
+    if (!c.known()) continue;
+    const bool in_else = fn.stmts[static_cast<std::size_t>(child)].kind == dsl::StmtKind::Else;
+    if ((c.asDouble() != 0) == in_else) return true;
+  }
+  return false;
+}
+
 // `name` with the instance suffix before a _aic / _aiv split suffix: kernel_3_aic.
 std::string instanceName(const std::string& kernel, const std::string& base, int k) {
   std::string rest = kernel.substr(std::min(base.size(), kernel.size()));
@@ -1087,7 +1109,7 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
       }
       for (std::size_t r = 0; r < f.regions.size(); ++r) {
         const dsl::IncoreRegion& region = f.regions[r];
-        if (region.kernel_name.empty()) continue;
+        if (region.kernel_name.empty() || staticallyDead(f, region.stmt)) continue;
         RegionEstimator est(file, f, region, platform, inlined);
         std::vector<KernelEstimate> first = est.run();
         for (KernelEstimate& k : first) {

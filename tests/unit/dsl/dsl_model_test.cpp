@@ -492,6 +492,29 @@ def f(x: pl.Tensor[[16, 1024], pl.FP32], out: pl.Out[pl.Tensor[[16, 1024], pl.FP
   EXPECT_EQ(val(f, "k0").type.kind, ValueKind::Scalar);
 }
 
+// A slice whose bounds are unknown but differ by a constant has that extent: both bounds are linear
+// forms over the same unknowns (pypto-lib's `q[qb + s * H : qb + (s + 1) * H, :]`).
+TEST(DslModelTypes, SliceBoundsThatDifferByAConstantGiveThatExtent) {
+  dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
+H = 64
+
+@pl.jit
+def f(x: pl.Tensor[[4096, 128], pl.FP32], out: pl.Out[pl.Tensor[[4096, 128], pl.FP32]]):
+    for s in pl.parallel(8):
+        qb = pl.read(x, [0, 0])
+        with pl.at(level=pl.Level.CORE_GROUP):
+            heads = x[qb + s * H : qb + (s + 1) * H, 0:128]
+            neg = x[-(s * 2) + 3 * qb : 3 * qb - 2 * s + 16, 0:128]
+            squares = x[s * s : s * s + s, 0:128]
+            out[0:64, 0:128] = pl.add(heads, pl.exp(neg[0:64, :]))
+    return out
+)");
+  const dsl::Function& f = fn(m, "f");
+  EXPECT_EQ(val(f, "heads").type.shape.str(), "[64, 128]");
+  EXPECT_EQ(val(f, "neg").type.shape.str(), "[16, 128]");
+  EXPECT_EQ(val(f, "squares").type.shape.str(), "[?, 128]");  // s * s + s - s * s is s: not constant
+}
+
 TEST(DslModelUnsupported, ConstructsTheParserRejectsKeepTheirAstKind) {
   dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
 

@@ -5,6 +5,7 @@
 // (function, space) figure is compared with the real compiler's AllocateMemoryAddr dump of the program.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -230,12 +231,13 @@ TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
   EXPECT_EQ(estimate, actual);
 }
 
-// A view stored as it is (`dst[...] = row`) is loaded into a tile, though no call reads it.
+// A view stored as it is (`dst[...] = row`, or `dst[...] = src[...]` directly) is loaded into a tile,
+// though no call reads it.
 TEST(MultiModuleEstimate, AViewStoredAsItIsIsLoaded) {
   fs::path dir = corpusFixture("stored_view");
   Figures estimate = estimatedFigures(singleFileModel(dir));
   Figures actual = compilerFigures(dir);
-  EXPECT_EQ(actual, (Figures{{"copy_blocks/Vec", 4096}}));
+  EXPECT_EQ(actual, (Figures{{"copy_blocks/Vec", 4096}, {"gather_row_copy/Vec", 512}}));
   EXPECT_EQ(estimate, actual);
 }
 
@@ -262,6 +264,75 @@ TEST(MultiModuleEstimate, EntriesCalledInAMainLoopOverATupleTakeThatIterationsSh
   Figures actual = compilerFigures(dir);
   EXPECT_EQ(actual, (Figures{{"sqrt_wide_sqrt_wide/Vec", 65536}, {"exp_narrow_exp_narrow/Vec", 32768}}));
   EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+}
+
+// A configuration chosen by name at import time (deepseek_v4_pro's config.ACTIVE): a function reading
+// the environment and sys.argv picks the preset of a dict comprehension of dataclasses.replace copies.
+TEST(MultiModuleEstimate, AConfigurationChosenAtImportTimeSizesTheKernels) {
+  fs::path dir = corpusFixture("import_time_config");
+  ::unsetenv("IMPORT_TIME_CONFIG_VARIANT");
+  std::vector<SourceFile> files;
+  for (const char* f : {"program.py", "config.py"}) {
+    SourceFile s;
+    s.path = std::string("import_time_config/") + f;
+    s.text = test::readFile(dir / f);
+    files.push_back(std::move(s));
+  }
+  dsl::ProgramModel pm = dsl::buildProgramModel(files);
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"scale/Vec", 131072}, {"halves/Vec", 32768}}));
+  EXPECT_EQ(estimatedFigures(pm), actual);
+  EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
+// pl.create_l1 is a Mat tile that pl.gather_row fills from a GM pool (no Vec staging of the pool),
+// the cube operand of a mixed scope's matmuls (deepseek_v4_pro's qk_pv).
+TEST(MultiModuleEstimate, AnL1OperandGatheredRowByRowIsAMatTile) {
+  fs::path dir = corpusFixture("gathered_l1_operand");
+  dsl::ProgramModel pm = singleFileModel(dir);
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"qk_pv_aic/Mat", 40960},
+                             {"qk_pv_aic/Left", 8192},
+                             {"qk_pv_aic/Right", 16384},
+                             {"qk_pv_aic/Acc", 16384},
+                             {"qk_pv_aiv/Vec", 41344}}));
+  EXPECT_EQ(estimatedFigures(pm), actual);
+  EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
+// Entries the __main__ calls through a module dict (`_MODES[args.mode](...)` with the argparse
+// default, `for name, kernel in _VARIANTS.items()`) take those calls' shapes; others are not compiled.
+TEST(MultiModuleEstimate, EntriesCalledThroughAModuleDictTakeThoseCallsShapes) {
+  fs::path dir = corpusFixture("dict_dispatch_main");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"double/Vec", 32768}, {"square/Vec", 16384}}));
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+}
+
+// A scope in the branch a compile-time `if` does not take is folded away by the parser: no kernel
+// (pypto-lib's `if INDEXER_SCORE_CAP == 256: with pl.at(...)` with the cap at 2048).
+TEST(MultiModuleEstimate, ScopesInABranchAConstantConditionSkipsAreNoKernels) {
+  SourceFile f;
+  f.path = "folded.py";
+  f.text = R"(import pypto.language as pl
+CAP = 2048
+
+@pl.jit
+def f(x: pl.Tensor[[16, CAP], pl.FP32], y: pl.Out[pl.Tensor[[16, CAP], pl.FP32]]):
+    if CAP == 256:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="whole"):
+            y[0:16, :] = x[0:16, :]
+    else:
+        for i in pl.spmd(16, name_hint="rows"):
+            y[i : i + 1, :] = x[i : i + 1, :]
+    if not CAP < 1024:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="kept"):
+            y[0:1, :] = pl.exp(x[0:1, :])
+    return y
+)";
+  std::vector<SourceFile> files{f};
+  Figures estimate = estimatedFigures(dsl::buildProgramModel(files));
+  EXPECT_EQ(estimate, (Figures{{"rows/Vec", 8192}, {"kept/Vec", 8192}}));
 }
 
 // A @pl.program class built by a function for its caller's sizes (pypto's examples/models/05 to 09):
