@@ -15,16 +15,8 @@ using LocalNames = std::unordered_map<std::string, ConstValue>;
 
 bool known(const ConstValue& v) { return v.number.known() || v.is_tuple || v.record; }
 
-// Evaluates `node` with `scope` as the locals of `file`.
 ConstValue evalIn(Unit& unit, int file, TSNode node, const LocalNames& scope) {
-  const auto* saved = unit.locals;
-  int saved_file = unit.locals_file;
-  unit.locals = &scope;
-  unit.locals_file = file;
-  ConstValue v = evalNode(unit, file, node, 0);
-  unit.locals = saved;
-  unit.locals_file = saved_file;
-  return v;
+  return evalWithLocals(unit, file, node, 0, scope);
 }
 
 // `name = value` and `name: type = value` statements directly in `block` (and in the plain blocks of

@@ -31,6 +31,18 @@ Number intPow(std::int64_t base, std::int64_t exp) {
 
 }  // namespace
 
+std::optional<bool> compareNumbers(std::string_view op, Number a, Number b) {
+  if (!a.known() || !b.known()) return std::nullopt;
+  const double x = a.asDouble(), y = b.asDouble();
+  if (op == "==") return x == y;
+  if (op == "!=") return x != y;
+  if (op == "<") return x < y;
+  if (op == "<=") return x <= y;
+  if (op == ">") return x > y;
+  if (op == ">=") return x >= y;
+  return std::nullopt;
+}
+
 Number applyBinary(std::string_view op, Number a, Number b) {
   if (!a.known() || !b.known()) return {};
   bool ints = a.isInt() && b.isInt();

@@ -787,13 +787,8 @@ class BodyBuilder {
       return;
     }
     if (e.kind != ExprKind::Compare || e.children.size() != 2) return;
-    Number a = num(e.children[0]), b = num(e.children[1]);
-    if (!a.known() || !b.known()) return;
-    const double x = a.asDouble(), y = b.asDouble();
-    const std::string& op = e.name;
-    int holds = op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
-              : op == ">" ? x > y : op == ">=" ? x >= y : -1;
-    if (holds >= 0) e.number = Number::ofInt(holds);
+    if (std::optional<bool> holds = compareNumbers(e.name, num(e.children[0]), num(e.children[1])))
+      e.number = Number::ofInt(*holds ? 1 : 0);
   }
 
   // stop - start of a slice whose bounds are not numbers but differ by one: both taken as linear

@@ -36,16 +36,7 @@ struct Frame {
 constexpr int kMaxSteps = 20000;
 constexpr int kMaxCallDepth = 8;
 
-ConstValue eval(Frame& f, TSNode n) {
-  const auto* saved = f.unit.locals;
-  int saved_file = f.unit.locals_file;
-  f.unit.locals = &f.names;
-  f.unit.locals_file = f.file;
-  ConstValue v = evalNode(f.unit, f.file, n, f.depth + 1);
-  f.unit.locals = saved;
-  f.unit.locals_file = saved_file;
-  return v;
-}
+ConstValue eval(Frame& f, TSNode n) { return evalWithLocals(f.unit, f.file, n, f.depth + 1, f.names); }
 
 bool assign(Frame& f, TSNode target, const ConstValue& value) {
   if (bindTarget(f.unit, f.file, target, value, f.names)) return true;
@@ -234,14 +225,10 @@ bool callPlainFunction(Unit& unit, int file, TSNode call, int depth, ConstValue&
     f.names[param] = v;
   }
   if (index < positional.size()) return true;
-  // The function body runs in module scope: the caller's locals are not visible to it.
-  const auto* saved = unit.locals;
-  int saved_file = unit.locals_file;
+  // The body sees only its frame (eval() swaps it in), not the caller's locals.
   ++unit.call_depth;
   Flow r = execBlock(f, childByField(def, "body"));
   --unit.call_depth;
-  unit.locals = saved;
-  unit.locals_file = saved_file;
   if (r == Flow::Return) out = f.result;
   return true;
 }

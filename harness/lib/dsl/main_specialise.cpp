@@ -5,8 +5,10 @@
 // are compiled for. Read here: torch constructors (shape from the size arguments, dtype from dtype=
 // or torch's float32 default) and `.to(torch.X)` / `.bfloat16()` / `.float()` / `.half()` casts.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dsl/model_builder.h"
 
@@ -41,7 +43,7 @@ struct MainScope {
   // argparse: each option's default (`add_argument("--mode", default="mixed")` -> mode), and the
   // names bound to `parser.parse_args()`: the file run alone gets the defaults.
   std::unordered_map<std::string, TSNode> option_defaults;
-  std::unordered_map<std::string, bool> parsed_args;
+  std::unordered_set<std::string> parsed_args;
 };
 
 // The type of a torch tensor expression, or a Unknown-kind type.
@@ -231,13 +233,16 @@ class MainWalker {
     if (nodeType(left) == "identifier") names.push_back(left);
     else
       for (TSNode x : namedChildren(left)) names.push_back(x);
-    const std::size_t slot = method == "items" && names.size() == 2 ? 1 : method == "values" && names.size() == 1 ? 0 : 9;
-    if (isNull(dict) || slot == 9) return block(body, scope, depth + 1);
+    // the loop name bound to the entry: the second of `k, v in D.items()`, the one of `v in D.values()`
+    std::optional<std::size_t> slot;
+    if (method == "items" && names.size() == 2) slot = 1;
+    if (method == "values" && names.size() == 1) slot = 0;
+    if (isNull(dict) || !slot) return block(body, scope, depth + 1);
     for (TSNode pair : namedChildren(dict)) {
       if (nodeType(pair) != "pair") continue;
       TSNode value = childByField(pair, "value");
       MainScope inner = scope;
-      std::string name(text(names[slot]));
+      std::string name(text(names[*slot]));
       inner.functions.erase(name);
       if (nodeType(value) == "identifier" && fm_.functionIndex(text(value)) >= 0)
         inner.functions[name] = std::string(text(value));
@@ -308,7 +313,7 @@ class MainWalker {
       if (nodeType(left) != "identifier") return;
       TSNode right = childByField(e, "right");
       if (!isNull(right) && nodeType(right) == "call" && text(childByField(right, "function")).ends_with(".parse_args")) {
-        scope.parsed_args[std::string(text(left))] = true;
+        scope.parsed_args.insert(std::string(text(left)));
         return;
       }
       TypeInfo t = torchTensor(unit_, file_, childByField(e, "right"), scope, 0);

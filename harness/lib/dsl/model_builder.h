@@ -138,6 +138,10 @@ bool evalValueNode(Unit& unit, int file, TSNode node, int depth, ConstValue& out
 bool evalValueCall(Unit& unit, int file, TSNode call, int depth, ConstValue& out);
 // `a <op> b` where an operand is a string, a tuple or the operator is `in` / `not in`.
 bool evalValueComparison(std::string_view op, const ConstValue& a, const ConstValue& b, bool& holds);
+// Evaluates `node` with `names` as the locals of `file` (a builder's scope, comprehension variables,
+// an interpreted function's frame), restoring the previous locals after.
+ConstValue evalWithLocals(Unit& unit, int file, TSNode node, int depth,
+                          const std::unordered_map<std::string, ConstValue>& names);
 // Python truth of a known value; nullopt when unknown.
 std::optional<bool> truthOf(const ConstValue& v);
 // Binds a for / comprehension target (a name or a tuple of names) to `value` in `names`; false when

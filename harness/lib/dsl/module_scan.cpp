@@ -498,15 +498,9 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
         holds = holds && h;
         continue;
       }
-      if (!operands[i].number.known() || !operands[i + 1].number.known()) return out;
-      double a = operands[i].number.asDouble(), b = operands[i + 1].number.asDouble();
-      if (op == "==") holds = holds && a == b;
-      else if (op == "!=") holds = holds && a != b;
-      else if (op == "<") holds = holds && a < b;
-      else if (op == "<=") holds = holds && a <= b;
-      else if (op == ">") holds = holds && a > b;
-      else if (op == ">=") holds = holds && a >= b;
-      else return out;  // is, is not: not on numbers
+      std::optional<bool> c = compareNumbers(op, operands[i].number, operands[i + 1].number);
+      if (!c) return out;  // is, is not: not on numbers
+      holds = holds && *c;
     }
     out.number = Number::ofInt(holds ? 1 : 0);
   } else if (t == "tuple" || t == "list" || t == "expression_list") {

@@ -147,6 +147,25 @@ std::vector<std::string> ProgramModel::kernelNames() const {
 
 namespace detail {
 
+namespace {
+
+// A statement in the branch of an `if` whose condition is a compile-time constant that does not take
+// it (`if CAP == 256:` with CAP 2048): the parser folds the branch away, so its scopes are no kernels.
+bool staticallyDead(const Function& fn, int stmt) {
+  for (int child = stmt, s = stmt >= 0 ? fn.stmts[static_cast<std::size_t>(stmt)].parent : -1; s >= 0;
+       child = s, s = fn.stmts[static_cast<std::size_t>(s)].parent) {
+    const Stmt& st = fn.stmts[static_cast<std::size_t>(s)];
+    if (st.kind != StmtKind::If || st.value < 0) continue;
+    const Number& c = fn.exprs[static_cast<std::size_t>(st.value)].number;
+    if (!c.known()) continue;
+    const bool in_else = fn.stmts[static_cast<std::size_t>(child)].kind == StmtKind::Else;
+    if ((c.asDouble() != 0) == in_else) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void nameKernels(Unit& unit) {
   // OutlineIncoreScopes: program-wide reserved names start as every function name.
   // Inline functions are spliced into their callers first and plain helpers are not DSL, so
@@ -172,7 +191,7 @@ void nameKernels(Unit& unit) {
       std::unordered_map<int, int> counters;  // enclosing region (-1 = the function) -> next k
       for (std::size_t ri = 0; ri < fn.regions.size(); ++ri) {
         IncoreRegion& r = fn.regions[ri];
-        if (r.kind == RegionKind::IncoreFunction) continue;
+        if (r.kind == RegionKind::IncoreFunction || staticallyDead(fn, r.stmt)) continue;  // no kernel, no name
         const Scope* scope = r.scope >= 0 ? &fn.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
         if (r.kind == RegionKind::SpmdBody) {
           // The parser splits an spmd hint into the Spmd wrapper `<x>_spmd` and the kernel `<x>`

@@ -49,6 +49,18 @@ bool bindTarget(Unit& unit, int file, TSNode target, const ConstValue& value,
   return false;
 }
 
+ConstValue evalWithLocals(Unit& unit, int file, TSNode node, int depth,
+                          const std::unordered_map<std::string, ConstValue>& names) {
+  const auto* saved = unit.locals;
+  int saved_file = unit.locals_file;
+  unit.locals = &names;
+  unit.locals_file = file;
+  ConstValue v = evalNode(unit, file, node, depth);
+  unit.locals = saved;
+  unit.locals_file = saved_file;
+  return v;
+}
+
 // Named, not anonymous: the unity build puts this file in one unit with others.
 namespace values {
 
@@ -136,19 +148,6 @@ std::optional<bool> contains(const ConstValue& container, const ConstValue& x) {
     return false;
   }
   return std::nullopt;
-}
-
-// Evaluates `node` with `names` visible as locals of `file` (comprehension variables).
-ConstValue evalWithLocals(Unit& unit, int file, TSNode node, int depth,
-                          const std::unordered_map<std::string, ConstValue>& names) {
-  const auto* saved = unit.locals;
-  int saved_file = unit.locals_file;
-  unit.locals = &names;
-  unit.locals_file = file;
-  ConstValue v = evalNode(unit, file, node, depth);
-  unit.locals = saved;
-  unit.locals_file = saved_file;
-  return v;
 }
 
 ConstValue evalDictComprehension(Unit& unit, int file, TSNode n, int depth) {

@@ -1031,21 +1031,6 @@ std::map<std::pair<int, int>, int> inlineInstances(const dsl::ProgramModel& mode
   return most;
 }
 
-// A statement in the branch of an `if` whose condition is a compile-time constant that does not take
-// it (`if CAP == 256:` with CAP 2048): the parser folds the branch away, so its scopes are no kernels.
-bool staticallyDead(const Function& fn, int stmt) {
-  for (int child = stmt, s = stmt >= 0 ? fn.stmts[static_cast<std::size_t>(stmt)].parent : -1; s >= 0;
-       child = s, s = fn.stmts[static_cast<std::size_t>(s)].parent) {
-    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(s)];
-    if (st.kind != dsl::StmtKind::If || st.value < 0) continue;
-    const dsl::Number& c = fn.exprs[static_cast<std::size_t>(st.value)].number;
-    if (!c.known()) continue;
-    const bool in_else = fn.stmts[static_cast<std::size_t>(child)].kind == dsl::StmtKind::Else;
-    if ((c.asDouble() != 0) == in_else) return true;
-  }
-  return false;
-}
-
 // `name` with the instance suffix before a _aic / _aiv split suffix: kernel_3_aic.
 std::string instanceName(const std::string& kernel, const std::string& base, int k) {
   std::string rest = kernel.substr(std::min(base.size(), kernel.size()));
@@ -1109,7 +1094,7 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
       }
       for (std::size_t r = 0; r < f.regions.size(); ++r) {
         const dsl::IncoreRegion& region = f.regions[r];
-        if (region.kernel_name.empty() || staticallyDead(f, region.stmt)) continue;
+        if (region.kernel_name.empty()) continue;
         RegionEstimator est(file, f, region, platform, inlined);
         std::vector<KernelEstimate> first = est.run();
         for (KernelEstimate& k : first) {

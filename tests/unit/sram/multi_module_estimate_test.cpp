@@ -328,11 +328,18 @@ def f(x: pl.Tensor[[16, CAP], pl.FP32], y: pl.Out[pl.Tensor[[16, CAP], pl.FP32]]
     if not CAP < 1024:
         with pl.at(level=pl.Level.CORE_GROUP, name_hint="kept"):
             y[0:1, :] = pl.exp(x[0:1, :])
+    if CAP > 4096:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="twin"):
+            y[0:2, :] = x[0:2, :]
+    else:
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="twin"):
+            y[0:4, :] = x[0:4, :]
     return y
 )";
   std::vector<SourceFile> files{f};
   Figures estimate = estimatedFigures(dsl::buildProgramModel(files));
-  EXPECT_EQ(estimate, (Figures{{"rows/Vec", 8192}, {"kept/Vec", 8192}}));
+  // the folded scope takes no name either: the live `twin` is not pushed to `twin_0`
+  EXPECT_EQ(estimate, (Figures{{"rows/Vec", 8192}, {"kept/Vec", 8192}, {"twin/Vec", 32768}}));
 }
 
 // A @pl.program class built by a function for its caller's sizes (pypto's examples/models/05 to 09):
