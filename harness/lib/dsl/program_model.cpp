@@ -193,6 +193,7 @@ void nameKernels(Unit& unit) {
         IncoreRegion& r = fn.regions[ri];
         if (r.kind == RegionKind::IncoreFunction || staticallyDead(fn, r.stmt)) continue;  // no kernel, no name
         const Scope* scope = r.scope >= 0 ? &fn.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
+        std::string candidate;
         if (r.kind == RegionKind::SpmdBody) {
           // The parser splits an spmd hint into the Spmd wrapper `<x>_spmd` and the kernel `<x>`
           // (pypto's _split_spmd_for_loop_name_hints): a hint ending in `_spmd` names the wrapper.
@@ -200,21 +201,26 @@ void nameKernels(Unit& unit) {
           constexpr std::string_view kSpmd = "_spmd";
           if (hint.size() > kSpmd.size() && hint.compare(hint.size() - kSpmd.size(), kSpmd.size(), kSpmd) == 0)
             hint.resize(hint.size() - kSpmd.size());
-          r.kernel_name = hint;
-          continue;
+          candidate = hint;
+        } else {
+          int owner = -1;
+          for (std::size_t q = 0; q < ri; ++q) {
+            const IncoreRegion& o = fn.regions[q];
+            if (o.kind == RegionKind::AtScope && r.stmt > o.stmt && r.stmt < o.last) owner = static_cast<int>(q);
+          }
+          std::string prefix = owner >= 0 ? fn.regions[static_cast<std::size_t>(owner)].kernel_name : fn.name;
+          int k = counters[owner]++;
+          bool hinted = scope && scope->has_name_hint && !scope->name_hint.empty();
+          if (!hinted && (fn.isInline() || prefix.empty())) continue;  // named after the unknown caller
+          candidate = hinted ? scope->name_hint : prefix + "_incore_" + std::to_string(k);
         }
-        int owner = -1;
-        for (std::size_t q = 0; q < ri; ++q) {
-          const IncoreRegion& o = fn.regions[q];
-          if (o.kind == RegionKind::AtScope && r.stmt > o.stmt && r.stmt < o.last) owner = static_cast<int>(q);
-        }
-        std::string prefix = owner >= 0 ? fn.regions[static_cast<std::size_t>(owner)].kernel_name : fn.name;
-        int k = counters[owner]++;
-        bool hinted = scope && scope->has_name_hint && !scope->name_hint.empty();
-        if (!hinted && (fn.isInline() || prefix.empty())) continue;  // named after the unknown caller
-        std::string candidate = hinted ? scope->name_hint : prefix + "_incore_" + std::to_string(k);
+        // The outliner keeps kernel names unique in the program: a name a function or an earlier kernel
+        // has is prefixed with the function's (an entry `proj` with an spmd hint "proj": `proj_proj`).
+        // An spmd kernel's name may be a parameter's (deepseek_v4's `weights_proj` spmd reading the
+        // `weights_proj` parameter keeps it).
+        const bool spmd = r.kind == RegionKind::SpmdBody;
         std::string name;
-        if (!taken(candidate)) name = candidate;
+        if (spmd ? !reserved.count(candidate) : !taken(candidate)) name = candidate;
         else if (!local.count(candidate)) {
           std::string spaced = fn.name + "_" + candidate;
           name = taken(spaced) ? numeric(spaced) : spaced;

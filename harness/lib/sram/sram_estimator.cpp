@@ -333,6 +333,11 @@ class RegionEstimator {
         continue;
       }
       int def = call_point_.count(v.def_expr) ? call_point_[v.def_expr] : v.def_stmt * kSub;
+      // A view written inline as an operand (`pl.matmul(x[a:b, :], h)`) is loaded just before the call
+      // reading it, with the call's other operands: live with them, as an implicit load is.
+      if (gm_view && !call_point_.count(v.def_expr))
+        for (const auto& [p, s] : uses_[static_cast<std::size_t>(r)])
+          if (s == v.def_stmt) def = std::min(def, p - 1);
       int last = def;
       for (const auto& [p, s] : uses_[static_cast<std::size_t>(r)]) last = std::max(last, holdUntil(v.def_stmt, p, s));
       // Every alias defined later keeps the buffer for its own uses (already routed to the root).
@@ -375,10 +380,11 @@ class RegionEstimator {
                   (!v.name.empty() && o.name == v.name && o.def_stmt < ploop && inRegion(o.def_stmt));
       }
       // A cube accumulator is not tagged by LowerPipelineLoops (the one cube retires each MAD before
-      // the next, so the stages' accumulators coalesce by lifetime into one buffer); the clones
-      // SkewCrossCorePipeline makes of a loop crossing cores both ways are tagged whole.
+      // the next, so the stages' accumulators coalesce by lifetime into one buffer), unless a view of
+      // it in the body is (pl.slice of the result: MemoryReuse gives the view's buffer group its
+      // tag); the clones SkewCrossCorePipeline makes of a loop crossing cores both ways are tagged whole.
       const bool accumulator = space == MemSpace::Acc && opName(dx).rfind("matmul", 0) == 0 &&
-                               !(ploop >= 0 && crossesBothWays(ploop));
+                               !(ploop >= 0 && (crossesBothWays(ploop) || viewedIn(r, ploop)));
       if (int depth = ploop >= 0 ? stageDepth(ploop, space) : 1; depth > 1 && !carried && !accumulator) {
         const int first = static_cast<int>(tiles_.size()) - 1;
         tagStage(tiles_[static_cast<std::size_t>(first)].iv, ploop, 0);
@@ -547,6 +553,17 @@ class RegionEstimator {
     }
     return -1;
   }
+  // Whether a view of the tile `r` (pl.slice, pl.reshape, ...) is taken inside the loop `loop_stmt`.
+  bool viewedIn(int r, int loop_stmt) const {
+    const int end = fn_.stmts[static_cast<std::size_t>(loop_stmt)].subtree_end;
+    for (std::size_t j = 0; j < fn_.values.size(); ++j) {
+      const Value& w = fn_.values[j];
+      if (static_cast<int>(j) == r || w.def_expr < 0 || w.def_stmt <= loop_stmt || w.def_stmt >= end) continue;
+      if (X(w.def_expr).kind == ExprKind::Call && isViewOp(opName(X(w.def_expr))) && root(static_cast<int>(j)) == r)
+        return true;
+    }
+    return false;
+  }
   // How many copies the pipeline loop `loop` (-1: none) makes of what it defines in `space`.
   int stagesOf(int loop, MemSpace space) { return loop >= 0 ? stageDepth(loop, space) : 1; }
 
@@ -556,7 +573,8 @@ class RegionEstimator {
 
   // How many copies of its body the compiler makes of a pl.pipeline loop on the core owning `space`.
   // A loop whose body crosses cores both ways (a cube result read by vector code and a vector result
-  // read by a matmul: a tpush and a tpop on each core) is handled by SkewCrossCorePipeline before
+  // read by a matmul, each defined by a statement of the body itself: a tpush and a tpop on each core)
+  // is handled by SkewCrossCorePipeline before
   // LowerPipelineLoops: on the AIV, which pops first, it is demoted to a plain loop (one copy); on the
   // AIC the producer is skewed D = max(2, stage - 1) iterations ahead (D produce and D consume clones)
   // when there is one message each way and the static trip count allows it (trip % D == 0,
@@ -615,7 +633,9 @@ class RegionEstimator {
       for (int a : call.args) {
         if (X(a).value < 0) continue;
         const int r = root(X(a).value);
-        if (!inLoop(V(r).def_stmt)) continue;
+        // SkewCrossCorePipeline sees only the loop body's own statements (FlattenToStmts): a value
+        // defined under an if or an inner loop there hands nothing across at the loop's level.
+        if (!inLoop(V(r).def_stmt) || fn_.stmts[static_cast<std::size_t>(V(r).def_stmt)].parent != loop_stmt) continue;
         if (!mm && cubeResult(r)) it->second.to_vector.insert(r);
         if (mm && vectorComputed(r)) it->second.to_cube.insert(r);
       }
@@ -731,13 +751,18 @@ class RegionEstimator {
     const std::int64_t rows = *id[0], k = *id[1], src_cols = *xd[1];
     const std::int64_t eb = elementBytes(in->type.dtype);
     const int p = call_point_[c];
-    // Each scratch is live with the gather's output, its index and (while it is read) its source.
+    // Each scratch is live with the gather's output, its index, the other scratches and (while it is
+    // read) its source; one made after the source was copied may take the source's buffer.
+    std::vector<int> made;
     auto scratch = [&](const std::string& what, std::int64_t bytes, bool with_source) {
-      addTile("gather " + what + " (compiler scratch)", bytes, MemSpace::Vec, p - 1, p, call.loc.line, true);
+      addTile("gather " + what + " (compiler scratch)", bytes, MemSpace::Vec, with_source ? p - 1 : p, p,
+              call.loc.line, true);
+      Interval& iv = tiles_.back().iv;
       for (int e : {c, index, with_source ? call.args[0] : -1})
         if (e >= 0 && X(e).value >= 0)
-          if (auto t = value_tile_.find(root(X(e).value)); t != value_tile_.end())
-            tiles_.back().iv.no_share.push_back(t->second);
+          if (auto t = value_tile_.find(root(X(e).value)); t != value_tile_.end()) iv.no_share.push_back(t->second);
+      iv.no_share.insert(iv.no_share.end(), made.begin(), made.end());
+      made.push_back(iv.id);
     };
     if (platform_ == Platform::A2A3) {  // the row loop reads the source throughout
       scratch("row", k * eb, true);
@@ -866,7 +891,9 @@ class RegionEstimator {
       auto it = value_tile_.find(root(X(a).value));
       if (it == value_tile_.end()) continue;
       Tile& t = tiles_[static_cast<std::size_t>(it->second)];
-      if (t.space == MemSpace::Acc && opName(call) != "store" && opName(call) != "move") t.crossing = true;
+      // A view of the accumulator (pl.slice) stays on the cube: what reads the view decides.
+      std::string_view op = opName(call);
+      if (t.space == MemSpace::Acc && op != "store" && op != "move" && !isViewOp(op)) t.crossing = true;
     }
   }
 

@@ -221,6 +221,23 @@ TEST(MultiModuleEstimate, APipelineCrossingCoresBothWaysIsSkewedOnTheCubeOnly) {
   }
 }
 
+// A pl.pipeline loop whose cross-core traffic sits under an `if` is no cross-core loop to
+// SkewCrossCorePipeline (it reads only the body's own statements): LowerPipelineLoops clones it on both
+// cores, and an accumulator sliced in the body is cloned per stage. An inline view operand of a matmul
+// is loaded with the other operand; an spmd kernel named like its entry takes the entry's prefix.
+TEST(MultiModuleEstimate, APipelineWhoseCrossingIsGuardedIsClonedOnBothCores) {
+  fs::path dir = corpusFixture("guarded_crosscore_pipeline");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures estimate = estimatedFigures(singleFileModel(dir), platform);
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual["qk_pv_aic/Acc"], 49152);
+    EXPECT_EQ(actual["qk_pv_aic/Left"], 24576);
+    EXPECT_EQ(actual["qk_pv_aiv/Vec"], 90496);
+    EXPECT_EQ(actual["proj_proj/Mat"], 49152);
+    EXPECT_EQ(estimate, actual) << toString(platform);
+  }
+}
+
 // A pl.pipeline loop holds no more clones than it has iterations; in each clone an op that cannot
 // write in place keeps out of its input's buffer, as in the first.
 TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
