@@ -36,7 +36,7 @@ const std::unordered_set<string_view>& elementwise() {
       "expands", "row_expand", "row_expand_add", "row_expand_sub", "row_expand_mul", "row_expand_div",
       "row_expand_max", "row_expand_min", "row_expand_expdif", "col_expand", "col_expand_add", "col_expand_sub",
       "col_expand_mul", "col_expand_div", "col_expand_max", "col_expand_min", "col_expand_expdif", "sel", "sels",
-      "scatter_update", "set_validshape", "no_dep", "dump_tag", "expand_clone", "sort32", "mrgsort", "scatter",
+      "scatter_update", "set_validshape", "no_dep", "dump_tag", "expand_clone", "scatter",
       "scatter_mask"};
   return k;
 }
@@ -295,6 +295,26 @@ std::optional<TypeInfo> inferPlCall(const OpArgs& a) {
       if (const TypeInfo* idx = argType(a, arg(2, "index")); idx && idx->shape.rank_known) r.shape = idx->shape;
     int tm = arg(99, "target_memory");
     if (tm >= 0) r.space = a.space_of(tm);
+    return finish(r);
+  }
+  // pl.sort32 pairs every value with its index: the last dimension doubles. pl.mrgsort of one list
+  // (block_len=) is shaped like it; of 2-4 lists, their last dimensions add up (DeduceTensorMrgSortType).
+  if (name == "sort32" || name == "mrgsort") {
+    TypeInfo r = copyOf(first());
+    if (!r.shape.rank_known || r.shape.dims.empty()) return finish(r);
+    Dim& last = r.shape.dims.back();
+    if (name == "sort32") {
+      if (last) last = *last * 2;
+    } else {
+      for (std::size_t i = 1; i < a.call.args.size(); ++i) {
+        const TypeInfo* src = argType(a, a.call.args[i]);
+        if (!src || !src->shape.rank_known || src->shape.dims.empty() || !src->shape.dims.back() || !last) {
+          last = std::nullopt;
+          break;
+        }
+        last = *last + *src->shape.dims.back();
+      }
+    }
     return finish(r);
   }
   if (name == "concat") {

@@ -61,7 +61,7 @@ bool isNotInplaceSafe(std::string_view op) {
   static const std::unordered_set<std::string_view> kOps = {
       "ands",        "col_argmax",      "col_argmin", "concat",         "extract",        "fillpad_expand",
       "fmod",        "fmods",           "gather",     "gather_compare", "gather_mask",    "gatherb",
-      "mgather",     "move",            "mrgsort_format1", "mrgsort_format2", "ors",      "prelu",
+      "mgather",     "move",            "mrgsort",    "mrgsort_format1", "mrgsort_format2", "ors", "prelu",
       "recip",       "row_argmax",      "row_argmin", "row_max",        "row_min",        "row_prod",
       "row_sum",     "rsqrt",           "sort32",     "transpose",      "xors"};
   return kOps.count(op) > 0;
@@ -687,8 +687,8 @@ class RegionEstimator {
   // pl.row_max(x) / row_sum / row_min / row_prod one of x's shape with its last dimension raised to 128
   // when narrower (or dynamic) (RegisterReductionOps); the arg reductions row_/col_argmax / argmin one
   // of x's exact shape; pl.rsqrt(x, high_precision=True) and pl.xor(a, b) / pl.xors one shaped like
-  // their first operand (AppendScratchTile). The tile forms take the scratch as an argument, which the
-  // program declares itself. Inside pl.pipeline(stage=N) each stage holds its own.
+  // their first operand (AppendScratchTile); pl.mrgsort of 2-4 lists one shaped like its result. The
+  // tile forms take the scratch as an argument, which the program declares itself. Inside pl.pipeline(stage=N) each stage holds its own.
   void implicitScratch(int c) {
     const Expr& call = X(c);
     std::string_view op = opName(call);
@@ -699,11 +699,14 @@ class RegionEstimator {
       for (const auto& [k, v] : call.kwargs)
         precise |= k == "high_precision" && X(v).kind == ExprKind::Bool && X(v).number.isInt() && X(v).number.i == 1;
     bool xor_op = op == "xor" || op == "xors";
+    // pl.mrgsort of 2-4 lists merges into a tmp shaped like its result (RegisterSortOps).
+    bool merge = op == "mrgsort" && call.args.size() >= 2 && call.args.size() <= 4 &&
+                 call.pl_name.rfind("tile.", 0) != 0 && call.value >= 0;
     std::size_t arity = xor_op ? 2 : 1;
-    if (!(padded || exact || precise || xor_op) || call.args.size() != arity) return;
+    if (!(padded || exact || precise || xor_op || merge) || (!merge && call.args.size() != arity)) return;
     for (const auto& kw : call.kwargs)
       if (kw.first == "tmp_tile" || kw.first == "tmp") return;
-    const Value* in = fn_.valueOf(call.args[0]);
+    const Value* in = merge ? &V(call.value) : fn_.valueOf(call.args[0]);
     if (!in || !in->type.shape.rank_known || in->type.shape.dims.empty()) return;
     std::vector<dsl::Dim> dims = in->type.shape.dims;
     if (padded && dims.size() >= 2 && (!dims.back() || *dims.back() < 128)) dims.back() = 128;

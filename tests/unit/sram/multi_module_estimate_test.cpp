@@ -238,6 +238,17 @@ TEST(MultiModuleEstimate, APipelineWhoseCrossingIsGuardedIsClonedOnBothCores) {
   }
 }
 
+// pl.sort32 doubles the row into (value, index) pairs; pl.mrgsort keeps one list's shape and merges
+// several through a compiler tmp of the merged shape; no sort writes over its input.
+TEST(MultiModuleEstimate, SortsPairTheirRowAndMergeThroughACompilerTmp) {
+  fs::path dir = corpusFixture("sorted_runs");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual, (Figures{{"row_topk/Vec", 5120}, {"merge_two/Vec", 6656}}));
+    EXPECT_EQ(estimatedFigures(singleFileModel(dir), platform), actual) << toString(platform);
+  }
+}
+
 // A pl.pipeline loop holds no more clones than it has iterations; in each clone an op that cannot
 // write in place keeps out of its input's buffer, as in the first.
 TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
