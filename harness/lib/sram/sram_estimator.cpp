@@ -801,6 +801,26 @@ class RegionEstimator {
       std::optional<std::int64_t> b = v->type.bytes();
       if (!b) continue;
       std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
+      // A tensor the kernel receives (a parameter, or a value computed outside its scope) read by a
+      // vector op is loaded once, whole, at the kernel's entry (ConvertTensorToTileOps phase 1) and
+      // held until its last read; a matmul operand is loaded where it is read.
+      if (!mm && !inRegion(v->def_stmt)) {
+        int last = p;
+        for (int l = fn_.stmts[static_cast<std::size_t>(call.stmt)].enclosing_loop; l >= 0 && inRegion(l);
+             l = fn_.stmts[static_cast<std::size_t>(l)].enclosing_loop)
+          last = std::max(last, (fn_.stmts[static_cast<std::size_t>(l)].subtree_end - 1) * kSub + kSub - 1);
+        auto [it, fresh] = entry_loads_.try_emplace(v, static_cast<int>(tiles_.size()));
+        if (fresh) {
+          addTile((v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (loaded at kernel entry)", *b,
+                  MemSpace::Vec, region_.first * kSub - 1, last, X(a).loc.line, true);
+          tiles_.back().iv.is_load = true;
+        } else {
+          Interval& iv = tiles_[static_cast<std::size_t>(it->second)].iv;
+          iv.last = std::max(iv.last, last);
+        }
+        implicit_mat_[a] = false;
+        continue;
+      }
       const int ploop = pipelineLoop(call.stmt);
       const int stages = stagesOf(ploop, mm ? MemSpace::Mat : MemSpace::Vec);
       for (int st = 0; st < stages; ++st) {
@@ -813,6 +833,7 @@ class RegionEstimator {
     }
   }
   std::unordered_map<int, bool> implicit_mat_;
+  std::unordered_map<const Value*, int> entry_loads_;  // kernel input -> the tile its entry load makes
 
   MemSpace operandSpace(int a) const {
     auto it = implicit_mat_.find(a);

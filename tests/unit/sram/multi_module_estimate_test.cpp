@@ -249,6 +249,17 @@ TEST(MultiModuleEstimate, SortsPairTheirRowAndMergeThroughACompilerTmp) {
   }
 }
 
+// A tensor the kernel receives and a vector op reads is loaded once at the kernel's entry and held
+// for the whole loop reading it (qwen3's rope cos/sin rows viewed outside the scope).
+TEST(MultiModuleEstimate, AKernelInputReadByVectorCodeIsLoadedOnceAtEntry) {
+  fs::path dir = corpusFixture("entry_loads");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual, (Figures{{"rotate/Vec", 1536}}));
+    EXPECT_EQ(estimatedFigures(singleFileModel(dir), platform), actual) << toString(platform);
+  }
+}
+
 // A pl.pipeline loop holds no more clones than it has iterations; in each clone an op that cannot
 // write in place keeps out of its input's buffer, as in the first.
 TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
