@@ -93,6 +93,7 @@ struct Unit {
   int locals_file = -1;
   const std::map<std::string, std::int64_t>* overrides = nullptr;  // module constants the tuner sets
   int call_depth = 0;  // plain functions being interpreted for a constant's value (function_eval.cpp)
+  int constants_open = 0;  // module constants being evaluated, one inside another (lookupConstant)
   // Parameter types a bare `pl.Tensor` takes where the program specialises it: (file, function) ->
   // per parameter index the type (dtype, shape) of what the file's __main__ or a caller passes.
   std::map<std::pair<int, int>, std::vector<std::optional<TypeInfo>>> specialised;

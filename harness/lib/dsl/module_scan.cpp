@@ -383,6 +383,7 @@ void bindImports(Unit& unit, int file) {
 }
 
 ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth) {
+  constexpr int kMaxOpenConstants = 256;
   if (depth > 32 || file < 0) return {};
   if (unit.locals && unit.locals_file == file)
     if (auto local = unit.locals->find(name); local != unit.locals->end()) return local->second;
@@ -398,12 +399,18 @@ ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int dep
     std::size_t i = it->second;
     if (s.state[i] == 2) return s.values[i];
     if (s.state[i] == 1) return {};  // a cycle: unknown
+    // Its value is cached, so it must not depend on how deep the lookup that first asked for it
+    // was: it is evaluated from depth 0, and only the chain of constants open at once is bounded
+    // (each is open once: cycles stop above).
+    if (unit.constants_open >= kMaxOpenConstants) return {};
     s.state[i] = 1;
+    ++unit.constants_open;
     // A module constant is evaluated in module scope: a function's locals are not visible to it.
     const auto* saved = unit.locals;
     unit.locals = nullptr;
-    ConstValue v = evalNode(unit, file, s.assigns[i].value, depth + 1);
+    ConstValue v = evalNode(unit, file, s.assigns[i].value, 0);
     unit.locals = saved;
+    --unit.constants_open;
     s.state[i] = 2;
     s.values[i] = v;
     return v;

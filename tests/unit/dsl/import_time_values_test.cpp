@@ -136,5 +136,17 @@ TEST(ImportTimeValues, AnUnknownVariantSelectsNothing) {
   EXPECT_EQ(intConstant(pm.files[0], "HIDDEN"), std::nullopt);
 }
 
+// A constant's value is cached: it must not depend on how deep the lookup that first reached it was
+// (deepseek_v4_pro's decode_sparse_attn first met `M` at the end of a long chain, and every
+// `M.head_dim` of the file was unknown after). The model evaluates the last constant first.
+TEST(ImportTimeValues, AConstantFirstReachedAtTheEndOfALongChainKeepsItsValue) {
+  std::string text = "C0 = 1\n";
+  for (int i = 1; i < 60; ++i) text += "C" + std::to_string(i) + " = C" + std::to_string(i - 1) + " + 1\n";
+  dsl::ProgramModel pm = modelOf({{"chain.py", text}});
+  EXPECT_EQ(intConstant(pm.files[0], "C59"), 60);
+  EXPECT_EQ(intConstant(pm.files[0], "C11"), 12);
+  EXPECT_EQ(intConstant(pm.files[0], "C40"), 41);
+}
+
 }  // namespace
 }  // namespace portcheck::test
