@@ -43,6 +43,16 @@ const std::unordered_set<string_view>& elementwise() {
 
 }  // namespace
 
+TypeInfo compareMaskType(const TypeInfo& compared) {
+  TypeInfo r = compared;
+  r.dtype = DType::UInt8;
+  if (r.shape.rank_known && !r.shape.dims.empty() && r.shape.dims.back())
+    r.shape.dims.back() = ((*r.shape.dims.back() + 7) / 8 + 31) / 32 * 32;
+  else
+    r.shape = {};
+  return r;
+}
+
 std::optional<TypeInfo> inferPlCall(const OpArgs& a) {
   string_view name = a.call.pl_name;
   const PlName* entry = findPlName(name);
@@ -324,7 +334,18 @@ std::optional<TypeInfo> inferPlCall(const OpArgs& a) {
   }
   if (name == "cmp" || name == "cmps") {
     TypeInfo r = copyOf(first());
-    r.dtype = DType::Unknown;  // the comparison mask's element type is not modelled
+    if (forced == ValueKind::Tile) {  // pl.tile.cmp: the packed predicate mask (compareMaskType)
+      r = compareMaskType(r);
+      return finish(r);
+    }
+    // pl.cmp is lowered to a select of ones and zeros of the operands' type (RegisterCmpOps): a float
+    // operand, or an integer one compared with an integer, keeps its dtype.
+    const TypeInfo* rhs = argType(a, arg(1, "rhs"));
+    const int rhs_expr = arg(1, "rhs");
+    const bool same = isData(rhs) && rhs->dtype == r.dtype;
+    const bool scalar_ok = !isData(rhs) && (dtypeIsFloat(r.dtype) ||
+                                            (rhs_expr >= 0 && a.fn.exprs[static_cast<std::size_t>(rhs_expr)].number.isInt()));
+    if (!same && !scalar_ok) r.dtype = DType::Unknown;
     return finish(r);
   }
   if (elementwise().count(name)) {

@@ -20,4 +20,8 @@ struct OpArgs {
 // pl.yield_ is handled by the caller) or the name is not an operation.
 std::optional<TypeInfo> inferPlCall(const OpArgs& a);
 
+// The packed predicate mask a comparison of `compared` gives (tile.cmp / tile.cmps): UINT8, one bit
+// per element, each row's ceil(columns / 8) bytes rounded up to 32 (MakePackedPredicateTileType).
+TypeInfo compareMaskType(const TypeInfo& compared);
+
 }  // namespace portcheck::dsl

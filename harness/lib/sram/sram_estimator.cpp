@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dsl/type_rules.h"
+
 namespace portcheck::sram {
 
 using dsl::Expr;
@@ -158,7 +160,32 @@ class RegionEstimator {
                              fromAnotherScope(fn_.values[static_cast<std::size_t>(src)]) && inRegion(v.def_stmt);
       if (src >= 0 && src != static_cast<int>(i) && fn_.values[static_cast<std::size_t>(src)].on_chip && !elsewhere)
         alias_[i] = src;
+      else if (src < 0 && d.kind == ExprKind::Call)
+        if (int init = carriedInit(static_cast<int>(i)); init >= 0) alias_[i] = init;
     }
+  }
+
+  // The value a loop-carried rebinding (`oi = pl.add(pl.row_expand_mul(oi, a), t)` in the loop, `oi`
+  // bound before it) carries on: its iter_arg, whose buffer the yielded value shares (MemoryReuse keeps
+  // a loop's iter_arg, yield and return value in one buffer). -1 when the old value is still read after
+  // the rebinding in the loop, or the two differ in type.
+  int carriedInit(int i) const {
+    const Value& v = V(i);
+    if (!v.loop_carried || v.carried_loop < 0 || v.name.empty() || !v.on_chip || !inRegion(v.def_stmt)) return -1;
+    const int loop = v.carried_loop;
+    const int end = fn_.stmts[static_cast<std::size_t>(loop)].subtree_end;
+    int init = -1;
+    for (std::size_t j = 0; j < fn_.values.size(); ++j) {
+      const Value& o = fn_.values[j];
+      if (o.name == v.name && o.def_stmt < loop && inRegion(o.def_stmt) && (init < 0 || o.def_stmt >= V(init).def_stmt))
+        init = static_cast<int>(j);
+    }
+    if (init < 0 || !V(init).on_chip || V(init).type.dtype != v.type.dtype || !v.type.shape.fullyStatic() ||
+        !V(init).type.shape.fullyStatic() || V(init).type.shape.dims != v.type.shape.dims)
+      return -1;
+    for (int s : V(init).uses)
+      if (s > v.def_stmt && s < end) return -1;
+    return init;
   }
 
   void useAt(int e, int point, int stmt) {
@@ -419,6 +446,7 @@ class RegionEstimator {
       implicitLoads(c, mm);
       implicitScratch(c);
       gatherScratch(c);
+      compareScratch(c);
       if (mm) autoTileL0(c);
       markCrossing(c, mm);
     }
@@ -727,6 +755,33 @@ class RegionEstimator {
         if (auto out = value_tile_.find(root(call.value)); out != value_tile_.end())
           tiles_[static_cast<std::size_t>(inStage(out->second, st))].iv.no_share.push_back(t.iv.id);
     }
+  }
+
+  // A tensor-level pl.cmp(a, b) is lowered to a packed mask (tile.cmp / tile.cmps), two fills of the
+  // result's shape and type (ones and zeros) and a [1, 32] UINT8 tmp, selected into the result
+  // (RegisterCmpOps); all four are live at the select, whose result may take a fill's buffer.
+  void compareScratch(int c) {
+    const Expr& call = X(c);
+    std::string_view op = opName(call);
+    if ((op != "cmp" && op != "cmps") || call.pl_name.rfind("tile.", 0) == 0 || call.value < 0 || call.args.empty())
+      return;
+    const Value* lhs = fn_.valueOf(call.args[0]);
+    const std::optional<std::int64_t> result = V(call.value).type.bytes();
+    if (!lhs || !result) return;
+    const std::optional<std::int64_t> mask = dsl::compareMaskType(lhs->type).bytes();
+    if (!mask) return;
+    const int p = call_point_[c];
+    std::vector<int> made;
+    auto scratch = [&](const std::string& what, std::int64_t bytes) {
+      addTile("cmp " + what + " (compiler scratch)", bytes, MemSpace::Vec, p - 1, p, call.loc.line, true);
+      Interval& iv = tiles_.back().iv;
+      iv.no_share.insert(iv.no_share.end(), made.begin(), made.end());
+      made.push_back(iv.id);
+    };
+    scratch("mask", *mask);
+    scratch("ones", *result);
+    scratch("zeros", *result);
+    scratch("tmp", 32);
   }
 
   // A tensor-level pl.gather(x, dim=-1, index=idx) of rank 2 is lowered by the compiler

@@ -260,6 +260,17 @@ TEST(MultiModuleEstimate, AKernelInputReadByVectorCodeIsLoadedOnceAtEntry) {
   }
 }
 
+// A loop-carried rebinding is written into its iter_arg's buffer; a tensor-level pl.cmp is a packed
+// mask, a fill of ones, a fill of zeros and a tmp selected into its result.
+TEST(MultiModuleEstimate, ACarriedRebindingSharesItsIterArgAndACompareSelectsFills) {
+  fs::path dir = corpusFixture("carried_and_compared");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual, (Figures{{"merge_groups/Vec", 16576}, {"lane_max_lane_max/Vec", 130336}}));
+    EXPECT_EQ(estimatedFigures(singleFileModel(dir), platform), actual) << toString(platform);
+  }
+}
+
 // A pl.pipeline loop holds no more clones than it has iterations; in each clone an op that cannot
 // write in place keeps out of its input's buffer, as in the first.
 TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
