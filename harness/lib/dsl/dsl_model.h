@@ -222,12 +222,13 @@ struct Function {
   FunctionKind kind = FunctionKind::Helper;
   Loc loc;                      // the def keyword (a decorated function: the def line, not the decorator)
   Loc name_loc;
+  int last_line = 0;            // the def's last line
   std::vector<Decorator> decorators;
   std::vector<Param> params;
   int return_annotation = -1;
   TypeInfo return_type;         // from the return annotation (Unknown kind when absent or a tuple)
 
-  std::vector<Stmt> stmts;      // pre-order, program order
+  std::vector<Stmt> stmts;      // pre-order, program order; empty for a Helper (only DSL bodies are read)
   std::vector<Expr> exprs;
   std::vector<Value> values;
   std::vector<Loop> loops;

@@ -1408,6 +1408,9 @@ class BodyBuilder {
 void buildSignatures(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   for (std::size_t i = 0; i < s.function_nodes.size(); ++i) {
+    // A plain Python function (golden code, a test driver, a config helper) is not compiled: no body.
+    // Constants it computes are interpreted from its syntax tree (function_eval.cpp).
+    if (!unit.files[static_cast<std::size_t>(file)].functions[i].isDsl()) continue;
     BuilderScopeGuard locals(unit, file, static_cast<int>(i));
     BodyBuilder(unit, file, static_cast<int>(i)).buildSignature(s.function_nodes[i]);
   }
@@ -1416,6 +1419,9 @@ void buildSignatures(Unit& unit, int file) {
 void buildBodies(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   for (std::size_t i = 0; i < s.function_nodes.size(); ++i) {
+    // A plain Python function (golden code, a test driver, a config helper) is not compiled: no body.
+    // Constants it computes are interpreted from its syntax tree (function_eval.cpp).
+    if (!unit.files[static_cast<std::size_t>(file)].functions[i].isDsl()) continue;
     BuilderScopeGuard locals(unit, file, static_cast<int>(i));
     BodyBuilder(unit, file, static_cast<int>(i)).buildBody(s.function_nodes[i]);
   }
@@ -1440,6 +1446,7 @@ void rebuildFunction(Unit& unit, int file, int function, bool inlined_into_kerne
   fresh.kind = fn.kind;
   fresh.loc = fn.loc;
   fresh.name_loc = fn.name_loc;
+  fresh.last_line = fn.last_line;
   fresh.decorators = fn.decorators;
   fn = std::move(fresh);
   TSNode def = unit.scans[static_cast<std::size_t>(file)].function_nodes[static_cast<std::size_t>(function)];

@@ -148,6 +148,7 @@ void addFunction(FileScan& s, FileModel& fm, TSNode def, const std::vector<TSNod
   fn.name = std::string(text(s, name));
   fn.loc = locOf(*s.src, def);
   fn.name_loc = locOf(*s.src, name);
+  fn.last_line = static_cast<int>(ts_node_end_point(def).row) + 1;
   for (TSNode d : decorators) {
     TSNode expr = ts_node_named_child(d, 0);
     if (isNull(expr)) continue;

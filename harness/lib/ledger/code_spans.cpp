@@ -23,7 +23,7 @@ int lineOf(const SourceFile& f, std::uint32_t begin, std::uint32_t end) {
 void pythonSpans(const SourceFile& src, const dsl::FileModel& file, std::vector<CodeSpan>& out) {
   for (const dsl::Function& fn : file.functions) {
     CodeSpan span{src.path, fn.class_name.empty() ? fn.name : fn.class_name + "." + fn.name, fn.loc.line,
-                  fn.loc.line, false};
+                  std::max(fn.loc.line, fn.last_line), false};
     for (const dsl::Decorator& d : fn.decorators) span.first_line = std::min(span.first_line, d.loc.line);
     for (const dsl::Stmt& s : fn.stmts) span.last_line = std::max(span.last_line, lineOf(src, s.begin, s.end));
     out.push_back(span);
