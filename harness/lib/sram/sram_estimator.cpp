@@ -75,6 +75,7 @@ struct Tile {
   Interval iv;
   MemSpace space = MemSpace::Vec;
   bool crossing = false;   // a cube result read by vector code (lives in the pipe ring on the AIV side)
+  std::int64_t crossing_bytes = 0;  // the largest part of it the vector code reads (a view: the view)
   bool to_cube = false;    // a vector result read by a matmul (lives in the pipe ring on the AIC side)
 };
 
@@ -970,9 +971,15 @@ class RegionEstimator {
       auto it = value_tile_.find(root(X(a).value));
       if (it == value_tile_.end()) continue;
       Tile& t = tiles_[static_cast<std::size_t>(it->second)];
-      // A view of the accumulator (pl.slice) stays on the cube: what reads the view decides.
+      // A view of the accumulator (pl.slice) stays on the cube: what reads the view decides, and what
+      // crosses is the view.
       std::string_view op = opName(call);
-      if (t.space == MemSpace::Acc && op != "store" && op != "move" && !isViewOp(op)) t.crossing = true;
+      if (t.space == MemSpace::Acc && op != "store" && op != "move" && !isViewOp(op)) {
+        t.crossing = true;
+        const bool view = root(X(a).value) != X(a).value;
+        const std::optional<std::int64_t> b = view ? v->type.bytes() : std::optional<std::int64_t>(t.iv.bytes);
+        t.crossing_bytes = std::max(t.crossing_bytes, b.value_or(t.iv.bytes));
+      }
     }
   }
 
@@ -1022,7 +1029,8 @@ class RegionEstimator {
     bool to_vector = false, to_cube = false;
     for (const Tile& t : tiles_)
       if (t.crossing || t.to_cube) {
-        slot = std::max(slot, alignUp(t.iv.bytes));
+        slot = std::max(slot, alignUp(t.to_cube ? t.iv.bytes : t.crossing_bytes));
+        if (t.crossing && t.to_cube) slot = std::max(slot, alignUp(t.crossing_bytes));
         to_vector |= t.crossing;
         to_cube |= t.to_cube;
       }

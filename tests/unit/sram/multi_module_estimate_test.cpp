@@ -271,6 +271,18 @@ TEST(MultiModuleEstimate, ACarriedRebindingSharesItsIterArgAndACompareSelectsFil
   }
 }
 
+// A cube result read by vector code through slices crosses slice by slice: the pipe's slots are sized
+// by the slice, not by the accumulator.
+TEST(MultiModuleEstimate, ACubeResultReadInSlicesCrossesSliceBySlice) {
+  fs::path dir = corpusFixture("sliced_crossing");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures actual = compilerFigures(dir, platform);
+    EXPECT_EQ(actual["parts_aiv/Vec"], 32768);
+    EXPECT_EQ(actual["parts_aic/Acc"], 32768);
+    EXPECT_EQ(estimatedFigures(singleFileModel(dir), platform), actual) << toString(platform);
+  }
+}
+
 // A pl.pipeline loop holds no more clones than it has iterations; in each clone an op that cannot
 // write in place keeps out of its input's buffer, as in the first.
 TEST(MultiModuleEstimate, APipelineShorterThanItsStagesHasACloneAnIteration) {
