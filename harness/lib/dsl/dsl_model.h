@@ -228,7 +228,7 @@ struct Function {
   int return_annotation = -1;
   TypeInfo return_type;         // from the return annotation (Unknown kind when absent or a tuple)
 
-  std::vector<Stmt> stmts;      // pre-order, program order; empty for a Helper (only DSL bodies are read)
+  std::vector<Stmt> stmts;      // pre-order, program order; a Helper has none (nor params: only DSL code is modelled)
   std::vector<Expr> exprs;
   std::vector<Value> values;
   std::vector<Loop> loops;

@@ -1405,12 +1405,20 @@ class BodyBuilder {
 
 }  // namespace
 
+namespace {
+
+// A plain Python function (golden code, a test driver, a config helper) is not compiled, so it gets no
+// signature or body; constants it computes are interpreted from its syntax tree (function_eval.cpp).
+bool modelled(const Unit& unit, int file, std::size_t function) {
+  return unit.files[static_cast<std::size_t>(file)].functions[function].isDsl();
+}
+
+}  // namespace
+
 void buildSignatures(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   for (std::size_t i = 0; i < s.function_nodes.size(); ++i) {
-    // A plain Python function (golden code, a test driver, a config helper) is not compiled: no body.
-    // Constants it computes are interpreted from its syntax tree (function_eval.cpp).
-    if (!unit.files[static_cast<std::size_t>(file)].functions[i].isDsl()) continue;
+    if (!modelled(unit, file, i)) continue;
     BuilderScopeGuard locals(unit, file, static_cast<int>(i));
     BodyBuilder(unit, file, static_cast<int>(i)).buildSignature(s.function_nodes[i]);
   }
@@ -1419,9 +1427,7 @@ void buildSignatures(Unit& unit, int file) {
 void buildBodies(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   for (std::size_t i = 0; i < s.function_nodes.size(); ++i) {
-    // A plain Python function (golden code, a test driver, a config helper) is not compiled: no body.
-    // Constants it computes are interpreted from its syntax tree (function_eval.cpp).
-    if (!unit.files[static_cast<std::size_t>(file)].functions[i].isDsl()) continue;
+    if (!modelled(unit, file, i)) continue;
     BuilderScopeGuard locals(unit, file, static_cast<int>(i));
     BodyBuilder(unit, file, static_cast<int>(i)).buildBody(s.function_nodes[i]);
   }

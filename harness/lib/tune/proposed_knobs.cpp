@@ -55,8 +55,8 @@ std::map<std::string, std::int64_t> innermostLoadElement(const dsl::ProgramModel
         const dsl::Expr& last = fn.exprs[static_cast<std::size_t>(list.children.back())];
         const dsl::TypeInfo& type = fn.values[static_cast<std::size_t>(call.value)].type;
         const std::optional<std::int64_t> row = type.innermostBytes();
-        const std::optional<std::int64_t> extent = type.shape.dims.empty() ? std::nullopt : type.shape.dims.back();
-        if (last.kind == dsl::ExprKind::Name && row && extent && *extent > 0) out[last.name] = *row / *extent;
+        const std::int64_t extent = type.shape.dims.empty() ? 0 : type.shape.dims.back().value_or(0);
+        if (last.kind == dsl::ExprKind::Name && row && extent > 0) out[last.name] = *row / extent;
       }
   return out;
 }
