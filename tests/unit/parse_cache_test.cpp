@@ -40,5 +40,24 @@ TEST(ParseCache, ASharedTreeReadsItsOwnCopyOfTheText) {
   EXPECT_EQ(ts_node_named_child_count(outside.root()), ts_node_named_child_count(tb.root()));
 }
 
+// A text asked for once is not kept (its unit frees it); asked for again (another unit imports the
+// module), it is kept and shared from then on.
+TEST(ParseCache, OnlyATextAskedForAgainIsKept) {
+  RunCacheScope run;
+  EXPECT_EQ(keptPythonTrees(), 0u);
+  std::string once = "a = 1\n";
+  std::string shared = "b = 2\n";
+  SyntaxTree t1 = parsePythonShared(once);
+  SyntaxTree s1 = parsePythonShared(shared);
+  EXPECT_EQ(keptPythonTrees(), 0u);
+  std::string shared_copy = shared;
+  SyntaxTree s2 = parsePythonShared(shared_copy);
+  EXPECT_EQ(keptPythonTrees(), 1u);
+  SyntaxTree s3 = parsePythonShared(shared);
+  EXPECT_EQ(keptPythonTrees(), 1u);
+  ASSERT_TRUE(s3.ok());
+  EXPECT_EQ(s3.nodeText(s3.root()), shared);
+}
+
 }  // namespace
 }  // namespace portcheck::parse_cache_test

@@ -49,12 +49,17 @@ std::string_view withoutComment(std::string_view line) {
 }
 
 // Logical lines: comments cut, docstring lines skipped, bracketed and backslash continuations joined.
-std::vector<std::string> logicalLines(std::string_view text) {
-  std::vector<std::string> out;
+// Calls `fn` with each logical line of `text` (physical lines joined by brackets or a backslash,
+// comments removed, the insides of triple-quoted strings skipped); a line standing alone is passed as
+// a view of the text, a joined one as a string built for it.
+template <class Fn>
+void forEachLogicalLine(std::string_view text, Fn&& fn) {
   std::string current;
+  bool joining = false;
   int depth = 0;
   bool in_string = false;
   std::size_t pos = 0;
+  std::size_t count = 0;
   while (pos <= text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
@@ -68,15 +73,26 @@ std::vector<std::string> logicalLines(std::string_view text) {
     if (continued) line = trim(line).substr(0, trim(line).size() - 1);
     for (char c : line) depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
     if (depth < 0) depth = 0;
-    current += ' ';
-    current += line;
-    if (depth == 0 && !continued) {
-      out.push_back(std::move(current));
-      current.clear();
+    if (depth == 0 && !continued && !joining) {
+      fn(line);
+    } else {
+      current += ' ';
+      current += line;
+      joining = true;
+      if (depth == 0 && !continued) {
+        fn(std::string_view(current));
+        current.clear();
+        joining = false;
+      }
     }
-    if (out.size() > 200000) break;
+    if (++count > 200000) return;
   }
-  if (!trim(current).empty()) out.push_back(std::move(current));
+  if (!trim(current).empty()) fn(std::string_view(current));
+}
+
+std::vector<std::string> logicalLines(std::string_view text) {
+  std::vector<std::string> out;
+  forEachLogicalLine(text, [&](std::string_view l) { out.push_back(" " + std::string(l)); });
   return out;
 }
 
@@ -277,16 +293,15 @@ namespace local_imports_impl {
 
 std::vector<ImportStatement> scanImports(std::string_view python_text) {
   std::vector<ImportStatement> out;
-  for (const std::string& line : logicalLines(python_text)) {
-    std::string_view l = line;
-    if (l.find("import") == std::string_view::npos) continue;
+  forEachLogicalLine(python_text, [&](std::string_view l) {
+    if (l.find("import") == std::string_view::npos) return;
     while (!l.empty()) {
       std::size_t semi = l.find(';');
       parseStatement(l.substr(0, semi), out);
       if (semi == std::string_view::npos) break;
       l = l.substr(semi + 1);
     }
-  }
+  });
   return out;
 }
 

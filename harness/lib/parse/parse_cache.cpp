@@ -39,11 +39,26 @@ std::uint64_t runCacheGeneration() {
   return s.generation;
 }
 
-SyntaxTree parsePythonShared(std::string_view text) {
+namespace {
+
+RunTextCache<std::shared_ptr<const SyntaxTree>>& pythonTrees() {
   static RunTextCache<std::shared_ptr<const SyntaxTree>> trees;  // each tree over its key's text
+  return trees;
+}
+
+}  // namespace
+
+std::size_t keptPythonTrees() { return runCacheGeneration() == 0 ? 0 : pythonTrees().size(); }
+
+SyntaxTree parsePythonShared(std::string_view text) {
+  auto& trees = pythonTrees();
   if (std::optional<std::shared_ptr<const SyntaxTree>> shared = trees.find(text)) return (*shared)->copyFor(text);
   SyntaxTree fresh = SyntaxTree::parse(Language::Python, text);
-  if (fresh.ok())  // a timed-out parse is not kept
+  // A text asked for a second time (a module another unit imports as well) is kept for the rest of the
+  // run; one asked for once is not, so a unit's trees go with it: files that import one another are
+  // one unit, so most modules are asked for once, and keeping every tree cost a run more in memory
+  // (and page faults) than the few shared parses saved. A timed-out parse is never kept.
+  if (fresh.ok() && trees.askedBefore(text))
     trees.store(text, [&](std::string_view key) { return std::make_shared<const SyntaxTree>(fresh.copyFor(key)); });
   return fresh;
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "parse/syntax_tree.h"
 
@@ -52,6 +53,20 @@ class RunTextCache {
   }
   // Remembers make(key) for `text`, `key` being the cache's own copy of the text (alive as long as the
   // entry); nothing outside a run or past the bound.
+  // Whether `text` was asked about before in this run (it is remembered by its hash from now on).
+  bool askedBefore(std::string_view text) {
+    const std::uint64_t generation = runCacheGeneration();
+    if (generation == 0) return false;
+    std::lock_guard<std::mutex> lock(mutex_);
+    startRun(generation);
+    return !asked_.insert(std::hash<std::string_view>{}(text)).second;
+  }
+  // How many values this run keeps.
+  std::size_t size() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    startRun(runCacheGeneration());
+    return values_.size();
+  }
   template <class Make>
   void store(std::string_view text, Make make) {
     const std::uint64_t generation = runCacheGeneration();
@@ -69,14 +84,19 @@ class RunTextCache {
   void startRun(std::uint64_t generation) {
     if (generation_ == generation) return;
     values_.clear();
+    asked_.clear();
     bytes_ = 0;
     generation_ = generation;
   }
   std::mutex mutex_;
   std::uint64_t generation_ = 0;
   std::unordered_map<std::string, V> values_;
+  std::unordered_set<std::uint64_t> asked_;
   std::size_t bytes_ = 0;
 };
+
+// How many Python trees the current run keeps for sharing (0 outside a run).
+std::size_t keptPythonTrees();
 
 // The Python tree of `text`, bound to `text` (which the caller keeps alive).
 SyntaxTree parsePythonShared(std::string_view text);
