@@ -224,7 +224,7 @@ class RegionEstimator {
   // Last point a value defined at `def_stmt` is held when read at (point, stmt).
   int holdUntil(int def_stmt, int point, int stmt) const {
     int last = point;
-    for (int l = fn_.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0;
+    for (int l = fn_.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && inRegion(l);
          l = fn_.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
       if (def_stmt >= 0 && (def_stmt == l || fn_.contains(l, def_stmt))) break;
       last = std::max(last, (fn_.stmts[static_cast<std::size_t>(l)].subtree_end - 1) * kSub + kSub - 1);
@@ -856,19 +856,16 @@ class RegionEstimator {
       }
       std::optional<std::int64_t> b = v->type.bytes();
       if (!b) continue;
-      std::string name = (v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (implicit load)";
+      const std::string what = v->name.empty() ? std::string(file_.text(X(a))) : v->name;
       // A tensor the kernel receives (a parameter, or a value computed outside its scope) read by a
       // vector op is loaded once, whole, at the kernel's entry (ConvertTensorToTileOps phase 1) and
       // held until its last read; a matmul operand is loaded where it is read.
       if (!mm && !inRegion(v->def_stmt)) {
-        int last = p;
-        for (int l = fn_.stmts[static_cast<std::size_t>(call.stmt)].enclosing_loop; l >= 0 && inRegion(l);
-             l = fn_.stmts[static_cast<std::size_t>(l)].enclosing_loop)
-          last = std::max(last, (fn_.stmts[static_cast<std::size_t>(l)].subtree_end - 1) * kSub + kSub - 1);
+        const int last = holdUntil(-1, p, call.stmt);  // defined before every loop of the kernel
         auto [it, fresh] = entry_loads_.try_emplace(v, static_cast<int>(tiles_.size()));
         if (fresh) {
-          addTile((v->name.empty() ? std::string(file_.text(X(a))) : v->name) + " (loaded at kernel entry)", *b,
-                  MemSpace::Vec, region_.first * kSub - 1, last, X(a).loc.line, true);
+          addTile(what + " (loaded at kernel entry)", *b, MemSpace::Vec, region_.first * kSub - 1, last,
+                  X(a).loc.line, true);
           tiles_.back().iv.is_load = true;
         } else {
           Interval& iv = tiles_[static_cast<std::size_t>(it->second)].iv;
@@ -880,7 +877,7 @@ class RegionEstimator {
       const int ploop = pipelineLoop(call.stmt);
       const int stages = stagesOf(ploop, mm ? MemSpace::Mat : MemSpace::Vec);
       for (int st = 0; st < stages; ++st) {
-        addTile(name + stageSuffix(st), *b,
+        addTile(what + " (implicit load)" + stageSuffix(st), *b,
                 mm ? MemSpace::Mat : MemSpace::Vec, p - 1, p, X(a).loc.line, true);
         tiles_.back().iv.is_load = true;
         if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
@@ -1029,8 +1026,8 @@ class RegionEstimator {
     bool to_vector = false, to_cube = false;
     for (const Tile& t : tiles_)
       if (t.crossing || t.to_cube) {
-        slot = std::max(slot, alignUp(t.to_cube ? t.iv.bytes : t.crossing_bytes));
-        if (t.crossing && t.to_cube) slot = std::max(slot, alignUp(t.crossing_bytes));
+        if (t.to_cube) slot = std::max(slot, alignUp(t.iv.bytes));
+        if (t.crossing) slot = std::max(slot, alignUp(t.crossing_bytes));
         to_vector |= t.crossing;
         to_cube |= t.to_cube;
       }
