@@ -173,20 +173,28 @@ class RegionEstimator {
   int carriedInit(int i) const {
     const Value& v = V(i);
     if (!v.loop_carried || v.carried_loop < 0 || v.name.empty() || !v.on_chip || !inRegion(v.def_stmt)) return -1;
-    const int loop = v.carried_loop;
-    const int end = fn_.stmts[static_cast<std::size_t>(loop)].subtree_end;
-    int init = -1;
-    for (std::size_t j = 0; j < fn_.values.size(); ++j) {
-      const Value& o = fn_.values[j];
-      if (o.name == v.name && o.def_stmt < loop && inRegion(o.def_stmt) && (init < 0 || o.def_stmt >= V(init).def_stmt))
-        init = static_cast<int>(j);
-    }
+    const int end = fn_.stmts[static_cast<std::size_t>(v.carried_loop)].subtree_end;
+    const int init = boundBefore(v.name, v.carried_loop);
     if (init < 0 || !V(init).on_chip || V(init).type.dtype != v.type.dtype || !v.type.shape.fullyStatic() ||
         !V(init).type.shape.fullyStatic() || V(init).type.shape.dims != v.type.shape.dims)
       return -1;
     for (int s : V(init).uses)
       if (s > v.def_stmt && s < end) return -1;
     return init;
+  }
+
+  // The value `name` was last bound to in this kernel before the loop statement `loop_stmt`, or -1:
+  // what a rebinding of the name in the loop carries on (its iter_arg, ConvertToSSA).
+  int boundBefore(const std::string& name, int loop_stmt) const {
+    if (name.empty()) return -1;
+    int found = -1;
+    for (std::size_t j = 0; j < fn_.values.size(); ++j) {
+      const Value& o = fn_.values[j];
+      if (o.name == name && o.def_stmt < loop_stmt && inRegion(o.def_stmt) &&
+          (found < 0 || o.def_stmt >= V(found).def_stmt))
+        found = static_cast<int>(j);
+    }
+    return found;
   }
 
   void useAt(int e, int point, int stmt) {
@@ -399,14 +407,11 @@ class RegionEstimator {
       // (an accumulator rebound in the body, `acc = pl.matmul_acc(acc, ...)`, is carried under its name)
       // (also when its name is bound before the loop: `acc = pl.matmul_acc(acc, ...)` in the body)
       const int ploop = pipelineLoop(v.def_stmt);
-      bool carried = v.loop_carried;
       // Rebinding in the loop a name the kernel bound before it makes it an iter_arg (ConvertToSSA); the
       // same name bound after the loop, or in another scope (another kernel once outlined), does not.
-      for (std::size_t j = 0; j < fn_.values.size() && !carried && ploop >= 0; ++j) {
-        const Value& o = fn_.values[j];
-        carried = (o.loop_carried && root(static_cast<int>(j)) == r) ||
-                  (!v.name.empty() && o.name == v.name && o.def_stmt < ploop && inRegion(o.def_stmt));
-      }
+      bool carried = v.loop_carried || (ploop >= 0 && boundBefore(v.name, ploop) >= 0);
+      for (std::size_t j = 0; j < fn_.values.size() && !carried && ploop >= 0; ++j)
+        carried = fn_.values[j].loop_carried && root(static_cast<int>(j)) == r;
       // A cube accumulator is not tagged by LowerPipelineLoops (the one cube retires each MAD before
       // the next, so the stages' accumulators coalesce by lifetime into one buffer), unless a view of
       // it in the body is (pl.slice of the result: MemoryReuse gives the view's buffer group its
@@ -773,16 +778,19 @@ class RegionEstimator {
     if (!mask) return;
     const int p = call_point_[c];
     std::vector<int> made;
-    auto scratch = [&](const std::string& what, std::int64_t bytes) {
-      addTile("cmp " + what + " (compiler scratch)", bytes, MemSpace::Vec, p - 1, p, call.loc.line, true);
-      Interval& iv = tiles_.back().iv;
-      iv.no_share.insert(iv.no_share.end(), made.begin(), made.end());
-      made.push_back(iv.id);
-    };
-    scratch("mask", *mask);
-    scratch("ones", *result);
-    scratch("zeros", *result);
-    scratch("tmp", 32);
+    for (const auto& [what, bytes] : {std::pair<const char*, std::int64_t>{"mask", *mask}, {"ones", *result},
+                                      {"zeros", *result}, {"tmp", 32}})
+      addLoweringScratch(std::string("cmp ") + what + " (compiler scratch)", bytes, p - 1, p, call.loc.line, made);
+  }
+
+  // A Vec scratch tile one op's lowering creates, live [def, last], kept out of the buffers of the same
+  // lowering's other scratches (`made`, which it joins).
+  Interval& addLoweringScratch(std::string name, std::int64_t bytes, int def, int last, int line, std::vector<int>& made) {
+    addTile(std::move(name), bytes, MemSpace::Vec, def, last, line, true);
+    Interval& iv = tiles_.back().iv;
+    iv.no_share.insert(iv.no_share.end(), made.begin(), made.end());
+    made.push_back(iv.id);
+    return iv;
   }
 
   // A tensor-level pl.gather(x, dim=-1, index=idx) of rank 2 is lowered by the compiler
@@ -814,14 +822,11 @@ class RegionEstimator {
     // read) its source; one made after the source was copied may take the source's buffer.
     std::vector<int> made;
     auto scratch = [&](const std::string& what, std::int64_t bytes, bool with_source) {
-      addTile("gather " + what + " (compiler scratch)", bytes, MemSpace::Vec, with_source ? p - 1 : p, p,
-              call.loc.line, true);
-      Interval& iv = tiles_.back().iv;
+      Interval& iv = addLoweringScratch("gather " + what + " (compiler scratch)", bytes, with_source ? p - 1 : p, p,
+                                        call.loc.line, made);
       for (int e : {c, index, with_source ? call.args[0] : -1})
         if (e >= 0 && X(e).value >= 0)
           if (auto t = value_tile_.find(root(X(e).value)); t != value_tile_.end()) iv.no_share.push_back(t->second);
-      iv.no_share.insert(iv.no_share.end(), made.begin(), made.end());
-      made.push_back(iv.id);
     };
     if (platform_ == Platform::A2A3) {  // the row loop reads the source throughout
       scratch("row", k * eb, true);
