@@ -1,6 +1,9 @@
 // The pinned tree-sitter grammars parse Python and C++ through the SyntaxTree wrapper.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "parse/syntax_tree.h"
 
 namespace portcheck {
@@ -45,6 +48,29 @@ TEST(SyntaxTree, ParsesAPtoKernel) {
   ASSERT_TRUE(t.ok());
   EXPECT_EQ(nodeType(t.root()), "translation_unit");
   EXPECT_GE(ts_node_named_child_count(t.root()), 4u);
+}
+
+// The grammars' lexers test identifier characters through harness/grammars/fast_set_contains.h: ASCII by
+// the first ranges of a set, every other character by the binary search, as the generated code does.
+TEST(SyntaxTree, NamesOfEveryAlphabetAreIdentifiers) {
+  std::string py = "x_1 = 1\nZ9 = x_1\n\u00e9t\u00e9 = 2\n\u540d\u524d = \u00e9t\u00e9\n\u0394x = 3\n_ = 4\n";
+  SyntaxTree t = SyntaxTree::parse(Language::Python, py);
+  ASSERT_TRUE(t.ok());
+  EXPECT_FALSE(t.hasError());
+  std::vector<std::string> names;
+  for (TSNode stmt : namedChildren(t.root())) {
+    TSNode assign = ts_node_named_child(stmt, 0);
+    ASSERT_EQ(nodeType(assign), "assignment");
+    names.emplace_back(t.nodeText(childByField(assign, "left")));
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"x_1", "Z9", "\u00e9t\u00e9", "\u540d\u524d", "\u0394x", "_"}));
+  // Characters that are no identifier stay out of names: `a$b` is an error, `a+b` two names.
+  EXPECT_TRUE(SyntaxTree::parse(Language::Python, std::string("a$b = 1\n")).hasError());
+  std::string cpp = "int \u00e9l\u00e8ve = 1; int v2_ = \u00e9l\u00e8ve + 1;\n";
+  SyntaxTree c = SyntaxTree::parse(Language::Cpp, cpp);
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c.hasError());
+  EXPECT_EQ(ts_node_named_child_count(c.root()), 2u);
 }
 
 TEST(SyntaxTree, DeeplyNestedInputDoesNotCrash) {

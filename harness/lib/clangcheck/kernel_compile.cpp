@@ -56,6 +56,7 @@ struct Job {
 
 KernelPlan planKernel(const SourceFile& f) {
   KernelPlan plan;
+  if (kernel::classifyWithoutParse(f)) return plan;  // not PTO-ISA: not compiled against it
   std::string parseable = kernel::parseableText(f.text);
   SyntaxTree tree = SyntaxTree::parse(Language::Cpp, parseable);
   kernel::KernelModel model = kernel::buildModel(f, tree);

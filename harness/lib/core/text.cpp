@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace portcheck {
@@ -48,10 +50,25 @@ std::string sanitizeUtf8(std::string_view s) {
 
 bool isValidUtf8(std::string_view s) { return firstInvalidUtf8(s) == std::string_view::npos; }
 
+namespace {
+
+// From `i`, the first byte that is not ASCII (or the end), eight bytes at a time.
+std::size_t skipAscii(std::string_view s, std::size_t i) {
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, s.data() + i, sizeof word);
+    if (word & 0x8080808080808080ull) break;
+  }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
+}  // namespace
+
 std::size_t firstInvalidUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     if (static_cast<unsigned char>(s[i]) < 0x80) {
-      ++i;
+      i = skipAscii(s, i);
       continue;
     }
     std::size_t n = validSequenceLength(s, i);
@@ -64,8 +81,10 @@ std::size_t firstInvalidUtf8(std::string_view s) {
 int codePointCount(std::string_view s) {
   int count = 0;
   for (std::size_t i = 0; i < s.size(); ++count) {
-    if (static_cast<unsigned char>(s[i]) < 0x80) {  // ASCII: most of every source file
-      ++i;
+    if (static_cast<unsigned char>(s[i]) < 0x80) {  // ASCII: most of every source file, one code point a byte
+      std::size_t end = skipAscii(s, i);
+      count += static_cast<int>(end - i) - 1;
+      i = end;
       continue;
     }
     std::size_t n = validSequenceLength(s, i);

@@ -395,8 +395,8 @@ class BodyBuilder {
       }
       return addExpr(ExprKind::Other, n, stmt);
     }
+    if (t == "identifier") return nameExpr(n, stmt);  // the most common kinds first: none is unsupported
     if (std::string_view k = unsupportedExprKind(t); !k.empty()) return unsupported(n, stmt, k);
-    if (t == "identifier") return nameExpr(n, stmt);
     if (t == "attribute") {
       int obj = expr(childByField(n, "object"), stmt, depth + 1);
       int id = addExpr(ExprKind::Attribute, n, stmt);

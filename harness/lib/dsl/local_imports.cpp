@@ -1,6 +1,7 @@
 #include "dsl/local_imports.h"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <set>
 #include <system_error>
@@ -31,17 +32,40 @@ int tripleQuotes(std::string_view line) {
   return n;
 }
 
-// The text with '#' comments cut (outside string literals).
-std::string_view withoutComment(std::string_view line) {
+// What a byte means to codeOf: most bytes mean nothing there.
+enum LineByte : unsigned char { kPlain, kOpen, kClose, kQuote, kHash, kBackslash };
+
+constexpr std::array<LineByte, 256> kLineBytes = [] {
+  std::array<LineByte, 256> t{};
+  for (unsigned char c : {'(', '[', '{'}) t[c] = kOpen;
+  for (unsigned char c : {')', ']', '}'}) t[c] = kClose;
+  t[static_cast<unsigned char>('"')] = t[static_cast<unsigned char>('\'')] = kQuote;
+  t[static_cast<unsigned char>('#')] = kHash;
+  t[static_cast<unsigned char>('\\')] = kBackslash;
+  return t;
+}();
+
+// The line with its '#' comment cut (outside string literals), adding to `brackets` the brackets it opens
+// minus those it closes (string contents included).
+std::string_view codeOf(std::string_view line, int& brackets) {
   char quote = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
-    char c = line[i];
+    const LineByte k = kLineBytes[static_cast<unsigned char>(line[i])];
+    if (k == kPlain) continue;
+    if (k == kOpen || k == kClose) {
+      brackets += k == kOpen ? 1 : -1;
+      continue;
+    }
+    const char c = line[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
-    } else if (c == '"' || c == '\'') {
+      if (c == quote) quote = 0;
+      else if (k == kBackslash && ++i < line.size()) {  // the escaped byte ends no string but counts as a bracket
+        const LineByte e = kLineBytes[static_cast<unsigned char>(line[i])];
+        if (e == kOpen || e == kClose) brackets += e == kOpen ? 1 : -1;
+      }
+    } else if (k == kQuote) {
       quote = c;
-    } else if (c == '#') {
+    } else if (k == kHash) {
       return line.substr(0, i);
     }
   }
@@ -68,10 +92,10 @@ void forEachLogicalLine(std::string_view text, Fn&& fn) {
     bool was_in_string = in_string;
     if (tripleQuotes(line) % 2 == 1) in_string = !in_string;
     if (was_in_string || (in_string && depth == 0)) continue;
-    line = withoutComment(line);
-    bool continued = !trim(line).empty() && trim(line).back() == '\\';
-    if (continued) line = trim(line).substr(0, trim(line).size() - 1);
-    for (char c : line) depth += (c == '(' || c == '[' || c == '{') - (c == ')' || c == ']' || c == '}');
+    line = codeOf(line, depth);
+    std::string_view trimmed = trim(line);
+    bool continued = !trimmed.empty() && trimmed.back() == '\\';
+    if (continued) line = trimmed.substr(0, trimmed.size() - 1);
     if (depth < 0) depth = 0;
     if (depth == 0 && !continued && !joining) {
       fn(line);

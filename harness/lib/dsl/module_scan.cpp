@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/text.h"
 #include "dsl/const_eval.h"
 #include "dsl/model_builder.h"
 
@@ -336,8 +337,12 @@ std::string relativeToPl(const FileModel& fm, const std::string& dotted) {
 Loc locOf(const SourceFile& src, TSNode n) {
   if (isNull(n)) return {};
   std::uint32_t b = ts_node_start_byte(n);
-  auto [line, col] = src.position(b);
-  return {line, col, b};
+  TSPoint p = ts_node_start_point(n);  // the tree knows the row; the column is counted in code points
+  if (b > src.text.size() || p.column > b) {
+    auto [line, col] = src.position(b);
+    return {line, col, b};
+  }
+  return {static_cast<int>(p.row) + 1, codePointCount(std::string_view(src.text).substr(b - p.column, p.column)) + 1, b};
 }
 
 void scanFile(Unit& unit, int file) {

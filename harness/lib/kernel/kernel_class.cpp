@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernel/code_words.h"
+#include "kernel/instruction_set.h"
 #include "kernel/kernel_source.h"
 
 namespace portcheck::kernel {
@@ -49,24 +51,78 @@ bool usesPtoIsa(const KernelModel& m) {
   return std::any_of(m.calls.begin(), m.calls.end(), [](const Call& c) { return c.instruction != nullptr; });
 }
 
+// A CCE qualifier anywhere in the text: device code, whatever its function heads say.
+bool hasDeviceWord(std::string_view text) {
+  for (std::string_view q : {"__aicore__", "__global__", "__gm__", "__ubuf__", "__cbuf__", "__ca__", "__cb__", "__cc__"})
+    if (containsWord(text, q)) return true;
+  return false;
+}
+
 // What a file without PTO-ISA is, for the message: AscendC, CCE kernel code (device qualifiers), or plain C++.
-KernelClass notPtoIsa(const SourceFile& f, const KernelModel& m) {
+// `device`: CCE qualifiers, or a function head saying AICORE or __tf__; `ascendc`: the file includes
+// kernel_operator.h or names the AscendC namespace.
+KernelClass notPtoIsa(bool device, bool ascendc) {
   KernelClass k;
   k.kind = KernelKind::NotPtoIsa;
-  bool device = std::any_of(m.functions.begin(), m.functions.end(), [](const Function& fn) {
-    return fn.aicore || fn.entry || fn.tile_function;
-  });
-  for (std::string_view q : {"__aicore__", "__global__", "__gm__", "__ubuf__", "__cbuf__", "__ca__", "__cb__", "__cc__"})
-    device = device || containsWord(f.text, q);
-  k.device_code = device || m.names_ascendc;
-  if (m.names_ascendc) k.what = "AscendC kernel code";
+  k.device_code = device || ascendc;
+  if (ascendc) k.what = "AscendC kernel code";
   else if (device) k.what = "CCE kernel code";
   else k.what = "plain C++ (host or infrastructure code)";
   k.why = "no pto/ include, pto:: names, PTO tiles or PTO instructions";
   return k;
 }
 
+// Could the word at `w` make the model see PTO-ISA: the pto namespace, a Tile type (Tile<...>, ConvTile<...>,
+// TileLeft..., TileRight..., TileAcc...; their aliases name them too) or an instruction (upper case, PTO_INST
+// names). `Tile` not followed by `<` is some other namespace or class (`Tile::CopyGmToL1`, `namespace Tile {`).
+bool mayNamePtoIsa(std::string_view text, const CodeWord& w) {
+  std::string_view word = w.text;
+  if (word == "Tile" || word == "ConvTile") {
+    std::size_t next = text.find_first_not_of(" \t\r\n", w.at + word.size());
+    return next != std::string_view::npos && (text[next] == '<' || text[next] == '/');
+  }
+  if (word == "pto" || word.starts_with("TileLeft") || word.starts_with("TileRight") || word.starts_with("TileAcc"))
+    return true;
+  if (word.size() < 3 || word.size() > 24) return false;
+  for (char c : word)
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return findInstruction(word) != nullptr;
+}
+
+// Does the code name AscendC as a namespace: kernel_operator.h included, `AscendC::X`, `namespace AscendC`,
+// `using namespace AscendC` (outside comments, literals and macro bodies).
+bool namesAscendC(std::string_view text, const CodeWords& code) {
+  for (std::string_view path : code.includes)
+    if (path == "kernel_operator.h") return true;
+  const std::string_view* before = nullptr;  // the previous word outside #define bodies
+  for (const CodeWord& w : code.words) {
+    if (w.in_define) continue;
+    if (w.text == "AscendC") {
+      std::size_t next = text.find_first_not_of(" \t\r\n", w.at + w.text.size());
+      if ((before && *before == "namespace") || (next != std::string_view::npos && text.substr(next, 2) == "::"))
+        return true;
+    }
+    before = &w.text;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::optional<KernelClass> classifyWithoutParse(const SourceFile& file) {
+  if (inPortSources(file.path)) return std::nullopt;
+  const CodeWords code = codeWords(file.text);
+  if (!code.certain) return std::nullopt;
+  for (std::string_view path : code.includes)
+    if (path.find("pto") != std::string_view::npos) return std::nullopt;
+  const bool device_word = hasDeviceWord(file.text);
+  for (const CodeWord& w : code.words) {
+    if (mayNamePtoIsa(file.text, w)) return std::nullopt;
+    // AICORE and __tf__ make a device function only in a function's head, which the parse finds.
+    if (!device_word && (w.text == "AICORE" || w.text == "__tf__")) return std::nullopt;
+  }
+  return notPtoIsa(device_word, namesAscendC(file.text, code));
+}
 
 KernelClass classifyKernel(const SourceFile& file, const KernelModel& m, bool names_auto_rules) {
   KernelClass k;
@@ -75,7 +131,12 @@ KernelClass classifyKernel(const SourceFile& file, const KernelModel& m, bool na
     k.why = "a port's kernel (pypto_src/): ports are written for AUTO mode";
     return k;
   }
-  if (!usesPtoIsa(m)) return notPtoIsa(file, m);
+  if (!usesPtoIsa(m)) {
+    bool device_function = std::any_of(m.functions.begin(), m.functions.end(), [](const Function& fn) {
+      return fn.aicore || fn.entry || fn.tile_function;
+    });
+    return notPtoIsa(device_function || hasDeviceWord(file.text), namesAscendC(file.text, codeWords(file.text)));
+  }
   if (m.mentions_pto_auto) {
     k.why = "tests __PTO_AUTO__";
     return k;

@@ -12,6 +12,7 @@
 //                   AUTO kernel with a manual-mode leftover, which is what AUTO001/AUTO002 report.
 //   not PTO-ISA     no pto/ include, no pto namespace, no PTO tile and no PTO instruction: a CCE or AscendC
 //                   kernel, a generated CCE header (device code), host or infrastructure C++ (plain C++).
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,5 +44,10 @@ bool ordersPipesByHand(const KernelModel& m, const Call& c);
 
 // `names_auto_rules`: the file's `// port-check: ignore[...]` comments name an AUTO rule.
 KernelClass classifyKernel(const SourceFile& file, const KernelModel& model, bool names_auto_rules = false);
+
+// The class of a file that is provably not PTO-ISA from its words alone (no `pto`, no Tile type name, no PTO
+// instruction name, comments included), the same class classifyKernel gives it after a parse; nullopt when
+// only the parse can tell. Lets a large vendored CCE header skip the C++ parse.
+std::optional<KernelClass> classifyWithoutParse(const SourceFile& file);
 
 }  // namespace portcheck::kernel

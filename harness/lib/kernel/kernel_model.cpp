@@ -1003,12 +1003,11 @@ class Builder {
     --visit_depth_;
   }
 
-  // Which library the file programs against: PTO-ISA (pto/ headers, the pto namespace) or AscendC.
+  // Whether the file programs against PTO-ISA: pto/ headers, the pto namespace.
   void noteInclude(TSNode path) {
     std::string_view p = txt(path);
     if (p.size() >= 2) p = p.substr(1, p.size() - 2);  // <...> or "..."
     if (p.starts_with("pto/")) model_.includes_pto = true;
-    if (p == "kernel_operator.h") model_.names_ascendc = true;
   }
 
   void noteNamespace(TSNode n) {
@@ -1018,7 +1017,6 @@ class Builder {
       name = afterScope(txt(ts_node_named_child(n, ts_node_named_child_count(n) - 1)));
     }
     if (name == "pto") model_.names_pto = true;
-    if (name == "AscendC") model_.names_ascendc = true;
   }
 
   void visit(TSNode n, const Context& ctx) {

@@ -190,7 +190,6 @@ struct KernelModel {
   bool mentions_cube_macro = false; // the file tests __DAV_CUBE__ / __DAV_C220_CUBE__
   bool includes_pto = false;        // #include <pto/...> or "pto/..."
   bool names_pto = false;           // `pto::` qualifies a name, or `using namespace pto`
-  bool names_ascendc = false;       // `AscendC::` qualifies a name, `using namespace AscendC`, or kernel_operator.h
 
   const Symbol* symbolOf(const Operand& o) const { return o.symbol >= 0 ? &symbols[o.symbol] : nullptr; }
   // Location of the tile an operand names; Unknown when it is not a known tile.

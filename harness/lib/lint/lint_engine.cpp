@@ -14,6 +14,7 @@
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
 #include "parse/parse_cache.h"
+#include "parse/tree_arena.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -111,6 +112,7 @@ std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<So
 }
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
+  TreeArena trees;  // every tree of the unit dies with it
   if (unit.project)
     for (const auto& check : projectChecks()) check->check(ws, *unit.project, out.diagnostics);
   std::vector<SourceFile> sources;
@@ -189,16 +191,20 @@ std::vector<std::vector<fs::path>> looseUnits(const Workspace& ws, const std::ve
   };
   std::vector<fs::path> normal;
   for (const fs::path& f : files) normal.push_back((f.is_relative() ? ws.root / f : f).lexically_normal());
-  // The modules each file imports itself, read in parallel.
+  // The modules each file imports itself, found in parallel (only their paths: they are not read here).
   std::vector<std::vector<fs::path>> imports(files.size());
+  const dsl::LocalReader path_only = [](const fs::path& p) -> std::optional<SourceFile> {
+    SourceFile f;
+    f.path = p.string();
+    return f;
+  };
   parallelFor(files.size(), jobs, [&](std::size_t i) {
     const fs::path& p = normal[i];
     if (!isPythonSource(p)) return;
-    dsl::LocalReader read = workspaceReader(ws);
-    std::optional<SourceFile> source = read(p);
+    std::optional<SourceFile> source = workspaceReader(ws)(p);
     if (!source) return;
     for (const dsl::LocalFile& m :
-         dsl::importedLocalFiles({dsl::LocalFile{p, std::move(*source)}}, read, dsl::kMaxLocalImports, false))
+         dsl::importedLocalFiles({dsl::LocalFile{p, std::move(*source)}}, path_only, dsl::kMaxLocalImports, false))
       imports[i].push_back(m.path);
   });
   for (std::size_t i = 0; i < files.size(); ++i) {

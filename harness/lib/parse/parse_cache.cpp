@@ -1,5 +1,7 @@
 #include "parse/parse_cache.h"
 
+#include "parse/tree_arena.h"
+
 #include <memory>
 #include <mutex>
 
@@ -53,12 +55,14 @@ std::size_t keptPythonTrees() { return runCacheGeneration() == 0 ? 0 : pythonTre
 SyntaxTree parsePythonShared(std::string_view text) {
   auto& trees = pythonTrees();
   if (std::optional<std::shared_ptr<const SyntaxTree>> shared = trees.find(text)) return (*shared)->copyFor(text);
-  SyntaxTree fresh = SyntaxTree::parse(Language::Python, text);
   // A text asked for a second time (a module another unit imports as well) is kept for the rest of the
   // run; one asked for once is not, so a unit's trees go with it: files that import one another are
   // one unit, so most modules are asked for once, and keeping every tree cost a run more in memory
   // (and page faults) than the few shared parses saved. A timed-out parse is never kept.
-  if (fresh.ok() && trees.askedBefore(text))
+  if (!trees.askedBefore(text)) return SyntaxTree::parse(Language::Python, text);
+  TreeArenaPause outside;  // a kept tree outlives the unit's tree arena (parse/tree_arena.h)
+  SyntaxTree fresh = SyntaxTree::parse(Language::Python, text);
+  if (fresh.ok())
     trees.store(text, [&](std::string_view key) { return std::make_shared<const SyntaxTree>(fresh.copyFor(key)); });
   return fresh;
 }

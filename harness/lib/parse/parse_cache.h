@@ -9,6 +9,7 @@
 // parsed without being kept.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -47,7 +48,7 @@ class RunTextCache {
     if (generation == 0) return std::nullopt;
     std::lock_guard<std::mutex> lock(mutex_);
     startRun(generation);
-    auto it = values_.find(std::string(text));
+    auto it = values_.find(text);  // looked up by the view: a text is not copied to be looked up
     if (it == values_.end()) return std::nullopt;
     return it->second;
   }
@@ -90,7 +91,11 @@ class RunTextCache {
   }
   std::mutex mutex_;
   std::uint64_t generation_ = 0;
-  std::unordered_map<std::string, V> values_;
+  struct TextHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, V, TextHash, std::equal_to<>> values_;
   std::unordered_set<std::uint64_t> asked_;
   std::size_t bytes_ = 0;
 };

@@ -1,5 +1,7 @@
 #include "parse/syntax_tree.h"
 
+#include "parse/tree_arena.h"
+
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -8,6 +10,10 @@
 #include <vector>
 
 namespace portcheck {
+
+void SyntaxTree::TreeDeleter::operator()(TSTree* t) const {
+  if (!inTreeArena(ts_tree_root_node(t).id)) ts_tree_delete(t);
+}
 
 SyntaxTree SyntaxTree::parse(Language lang, std::string_view text, std::uint64_t timeout_micros) {
   SyntaxTree t;
@@ -94,6 +100,15 @@ TSNode childByField(TSNode n, std::string_view field) {
   return ts_node_child_by_field_id(n, slot.id);
 }
 
+namespace {
+
+TSTreeCursor newCursorOutsideArenas(TSNode at) {
+  TreeArenaPause outside;
+  return ts_tree_cursor_new(at);
+}
+
+}  // namespace
+
 std::vector<TSNode> namedChildren(TSNode n) {
   std::vector<TSNode> out;
   if (ts_node_is_null(n)) return out;
@@ -105,9 +120,10 @@ std::vector<TSNode> namedChildren(TSNode n) {
     return out;
   }
   // One cursor per thread, reset for each walk (creating one allocates); the walk ends before return.
+  // It outlives every tree arena, so its stack is allocated outside them (parse/tree_arena.h).
   struct Cursor {
     TSTreeCursor c;
-    explicit Cursor(TSNode at) : c(ts_tree_cursor_new(at)) {}
+    explicit Cursor(TSNode at) : c(newCursorOutsideArenas(at)) {}
     ~Cursor() { ts_tree_cursor_delete(&c); }
   };
   thread_local Cursor cursor(n);

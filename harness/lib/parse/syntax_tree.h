@@ -36,7 +36,8 @@ class SyntaxTree {
   TSNode firstError() const;
 
  private:
-  struct TreeDeleter { void operator()(TSTree* t) const { ts_tree_delete(t); } };
+  // A tree whose nodes lie in a tree arena is taken back with it (parse/tree_arena.h), not node by node.
+  struct TreeDeleter { void operator()(TSTree* t) const; };
   std::unique_ptr<TSTree, TreeDeleter> tree_;
   std::string_view text_;
 };

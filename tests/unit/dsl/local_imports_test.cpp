@@ -63,6 +63,25 @@ def f():
                                            "0:lazy:thing"}));
 }
 
+// '#' inside a string (an escaped quote keeps the string open) starts no comment; a comment's brackets
+// join no lines; an import in a docstring or a comment is none.
+TEST(LocalImports, StringsAndCommentsDecideWhereLogicalLinesEnd) {
+  auto imps = dsl::importStatements(R"py(s = "#" + 'it\'s # no comment'; from real_one import a
+t = f(  # ) closes nothing here
+    1,
+)
+from real_two import b
+u = """
+import fake_one
+"""
+v = 'x'  # from fake_two import c
+from real_three import c
+)py");
+  std::vector<std::string> got;
+  for (const auto& i : imps) got.push_back(i.module);
+  EXPECT_EQ(got, (std::vector<std::string>{"real_one", "real_two", "real_three"}));
+}
+
 TEST(LocalImports, EvaluatesTheSysPathAdditionsAFileMakes) {
   fs::path dir = "/repo/models/x";
   auto added = dsl::sysPathAdditions(R"(

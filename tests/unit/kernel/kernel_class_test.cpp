@@ -7,6 +7,10 @@
 #include <filesystem>
 
 #include "clangcheck/kernel_compile.h"
+#include "kernel/code_words.h"
+#include "kernel/kernel_class.h"
+#include "kernel/kernel_source.h"
+#include "parse/syntax_tree.h"
 #include "lint/linters.h"
 #include "test_support.h"
 
@@ -90,6 +94,89 @@ TEST(KernelClass, CompileCheckBuildsManualKernelsWithoutPtoAutoAndSkipsCceCode) 
   EXPECT_EQ(port.variants[0], (std::vector<std::string>{"__PTO_AUTO__", "__DAV_VEC__"}));
   EXPECT_TRUE(planKernel(classFixture("cce_generated_header.hpp", "k.cpp")).variants.empty());
   EXPECT_TRUE(planKernel(classFixture("infrastructure_header.hpp", "k.cpp")).variants.empty());
+}
+
+// The class the parse gives a file, for comparing with the words-only one.
+kernel::KernelClass parsedClass(const SourceFile& f) {
+  const std::string parseable = kernel::parseableText(f.text);  // the tree reads its text
+  SyntaxTree tree = SyntaxTree::parse(Language::Cpp, parseable);
+  return kernel::classifyKernel(f, kernel::buildModel(f, tree));
+}
+
+SourceFile cpp(const std::string& text) {
+  SourceFile f;
+  f.path = "include/k.hpp";
+  f.text = text;
+  return f;
+}
+
+TEST(KernelClass, WordsAloneClassEveryFixtureAsTheParseDoesOrLeaveItToTheParse) {
+  int decided = 0, files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(test::fixturesDir())) {
+    std::string ext = e.path().extension().string();
+    if (!e.is_regular_file() || (ext != ".cpp" && ext != ".hpp" && ext != ".h")) continue;
+    auto read = readSourceFile(e.path(), "include/" + e.path().filename().string());
+    if (!read.file) continue;
+    ++files;
+    std::optional<kernel::KernelClass> quick = kernel::classifyWithoutParse(*read.file);
+    if (!quick) continue;
+    ++decided;
+    kernel::KernelClass parsed = parsedClass(*read.file);
+    EXPECT_EQ(parsed.kind, kernel::KernelKind::NotPtoIsa) << e.path();
+    EXPECT_EQ(quick->what, parsed.what) << e.path();
+    EXPECT_EQ(quick->device_code, parsed.device_code) << e.path();
+  }
+  EXPECT_GT(files, 50);
+  EXPECT_GE(decided, 2);  // at least the CCE header and the infrastructure header of classes/
+}
+
+TEST(KernelClass, WordsInCommentsAndStringsDoNotMakePtoIsa) {
+  auto quick = kernel::classifyWithoutParse(cpp("// ported from pto::TADD, see <pto/pto-inst.hpp>\n"
+                                                "/* Tile<Vec, float, 8, 8> */\n"
+                                                "const char* kName = \"TLOAD\"; char q = 'T';\n"
+                                                "__aicore__ void f(__gm__ float* x) { x[0] = 1'000; }\n"));
+  ASSERT_TRUE(quick);
+  EXPECT_EQ(quick->what, "CCE kernel code");
+  EXPECT_EQ(quick->what, parsedClass(cpp("__aicore__ void f(__gm__ float* x) { x[0] = 1'000; }\n")).what);
+}
+
+TEST(KernelClass, PtoIsaWordsLeaveTheClassToTheParse) {
+  for (const char* text : {"#include <pto/pto-inst.hpp>\n", "#include \"pto/common.hpp\"\n", "using namespace pto;\n",
+                           "void f() { TADD(a, b, c); }\n", "using T = Tile<TileType::Vec, float, 8, 8>;\n",
+                           "using L = TileLeft<half, 16, 16>;\n",
+                           // what the scan cannot read as the compiler does
+                           "const char* s = R\"(x)\";\n", "char c = 'x;\n",
+                           // a function head only the parse finds
+                           "AICORE void f();\n"})
+    EXPECT_FALSE(kernel::classifyWithoutParse(cpp(text))) << text;
+  // Another library's Tile namespace is no PTO tile.
+  auto other = kernel::classifyWithoutParse(cpp("namespace Tile {\nstruct Copy {};\n}\nTile::Copy c;\n"));
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->what, "plain C++ (host or infrastructure code)");
+}
+
+TEST(KernelClass, WordsAloneTellAscendCCodeLikeTheParse) {
+  for (const char* text : {"#include \"kernel_operator.h\"\n__aicore__ void f() {}\n",
+                           "using namespace AscendC;\n__aicore__ void f() {}\n",
+                           "__aicore__ void f(AscendC::LocalTensor<float> x) {}\n",
+                           "// AscendC::LocalTensor is not used\n__aicore__ void f() {}\n",
+                           "#define USE using namespace AscendC\n__aicore__ void f() {}\n"}) {
+    auto quick = kernel::classifyWithoutParse(cpp(text));
+    ASSERT_TRUE(quick) << text;
+    EXPECT_EQ(quick->what, parsedClass(cpp(text)).what) << text;
+  }
+}
+
+TEST(CodeWords, SkipsCommentsAndLiteralsAndMarksMacroBodies) {
+  kernel::CodeWords w = kernel::codeWords(
+      "#include <a/b.h>\n#define K(x) x##_\\\n  more\nint v = 0x1F'FF; // c \\\n still comment\n"
+      "auto s = u8\"str\"; /* c */ y;\n");
+  ASSERT_TRUE(w.certain);
+  ASSERT_EQ(w.includes, (std::vector<std::string_view>{"a/b.h"}));
+  std::vector<std::string> words, macro;
+  for (const kernel::CodeWord& c : w.words) (c.in_define ? macro : words).emplace_back(c.text);
+  EXPECT_EQ(macro, (std::vector<std::string>{"K", "x", "x", "_", "more"}));
+  EXPECT_EQ(words, (std::vector<std::string>{"int", "v", "auto", "s", "u8", "y"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 #include "lint/dsl/entry_output_not_out_check.h"
 
 #include <algorithm>
-
+#include <map>
 #include <optional>
+#include <tuple>
 
 #include "lint/dsl/dsl_check_util.h"
 #include "rules/catalogue.h"
@@ -77,9 +78,19 @@ class WriteFinder {
  public:
   explicit WriteFinder(const dsl::ProgramModel& pm) : pm_(pm) {}
 
-  // Where `fn` writes parameter `p` (first write), if it does.
+  // Where `fn` writes parameter `p` (first write), if it does. Remembered: a kernel called from many
+  // places (and every parameter passed to it) is read once per depth, not once per path to it.
   std::optional<Write> writes(const dsl::Function& fn, const dsl::Param& p, int depth = 0) const {
     if (depth > 8) return std::nullopt;
+    const auto key = std::make_tuple(&fn, &p, depth);
+    if (auto it = known_.find(key); it != known_.end()) return it->second;
+    std::optional<Write> found = firstWrite(fn, p, depth);
+    known_.emplace(key, found);
+    return found;
+  }
+
+ private:
+  std::optional<Write> firstWrite(const dsl::Function& fn, const dsl::Param& p, int depth) const {
     for (int c : fn.calls) {
       const dsl::Expr& call = exprOf(fn, c);
       if (int w = writtenArg(fn, call); w >= 0 && refersTo(fn, w, p))
@@ -116,8 +127,8 @@ class WriteFinder {
     return std::nullopt;
   }
 
- private:
   const dsl::ProgramModel& pm_;
+  mutable std::map<std::tuple<const dsl::Function*, const dsl::Param*, int>, std::optional<Write>> known_;
 };
 
 bool entryHasOutputParam(const dsl::Function& fn) {

@@ -1,6 +1,6 @@
 #include "lint/dsl/source_limits.h"
 
-#include <cctype>
+#include <array>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -48,10 +48,16 @@ std::size_t skipString(const std::string& t, std::size_t i) {
   return t.size();
 }
 
-bool isNameByte(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return u >= 0x80 || std::isalnum(u) || c == '_';
-}
+// Bytes of a name (or a number, or a string prefix): ASCII letters, digits, '_' and any non-ASCII byte.
+constexpr std::array<bool, 256> kNameBytes = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<std::size_t>(c)] = c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                     (c >= '0' && c <= '9') || c == '_';
+  return t;
+}();
+
+bool isNameByte(char c) { return kNameBytes[static_cast<unsigned char>(c)]; }
 
 }  // namespace
 

@@ -95,10 +95,33 @@ Diagnostic classNote(const SourceFile& f, const kernel::KernelClass& k, const st
                         "#ifndef __PTO_AUTO__) or keep it in a port's pypto_src/");
 }
 
+// What every kernel file ends with: its class note, then the suppressions applied and audited. `ran`: the
+// rules that ran on the file; `skipped`: the kernel rules its class does not fit.
+void finishFile(const SourceFile& f, const kernel::KernelClass& kind, const std::vector<std::string_view>& skipped,
+                const std::set<std::string_view>& ran, Suppressions& sup, std::vector<Diagnostic>& out) {
+  // Plain host or infrastructure C++ is no kernel: nothing was expected of it, so nothing is said.
+  if (kind.kind == kernel::KernelKind::Manual || kind.device_code) out.push_back(classNote(f, kind, skipped));
+  if (sup.empty()) return;
+  sup.apply(f.path, out);
+  // Only the kernel lint rules that ran on this file are judged: compile-stage IDs (ISA009/ISA010) are used by
+  // the compile pass, and a rule that does not fit the file's class silences nothing here but is not unused.
+  SuppressionAudit audit{"ISA012", "ISA013", [&ran](const RuleInfo& r) {
+                           return (r.family == "AUTO" || r.family == "ISA") && r.source == Stage::Lint &&
+                                  ran.count(r.id);
+                         }};
+  auditSuppressions(f.path, sup, audit, out);
+}
+
 }  // namespace
 
 std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& settings) {
   std::vector<Diagnostic> out;
+  Suppressions sup = parseSuppressions(f, "//");
+  // A file whose words show it is no PTO-ISA code (a vendored CCE header) is classed without a parse.
+  if (std::optional<kernel::KernelClass> kind = kernel::classifyWithoutParse(f)) {
+    finishFile(f, *kind, {}, {"ISA014"}, sup, out);
+    return out;
+  }
   std::string parseable = kernel::parseableText(f.text);
   SyntaxTree tree = SyntaxTree::parse(Language::Cpp, parseable);
   if (!tree.ok()) {
@@ -106,7 +129,6 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     return out;
   }
   kernel::KernelModel model = kernel::buildModel(f, tree);
-  Suppressions sup = parseSuppressions(f, "//");
   kernel::KernelClass kind = kernel::classifyKernel(f, model, sup.namesRule("AUTO"));
   const bool pto_isa = kind.kind != kernel::KernelKind::NotPtoIsa;
   // The first grammar error the preprocessor cannot explain (macros and #if branches are not expanded here).
@@ -135,18 +157,7 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     check->check(ctx, out);
     ran.insert(check->id());
   }
-  // Plain host or infrastructure C++ is no kernel: nothing was expected of it, so nothing is said.
-  if (kind.kind == kernel::KernelKind::Manual || kind.device_code) out.push_back(classNote(f, kind, skipped));
-  if (!sup.empty()) {
-    sup.apply(f.path, out);
-    // Only the kernel lint rules that ran on this file are judged: compile-stage IDs (ISA009/ISA010) are used by
-    // the compile pass, and a rule that does not fit the file's class silences nothing here but is not unused.
-    SuppressionAudit audit{"ISA012", "ISA013", [&ran](const RuleInfo& r) {
-                             return (r.family == "AUTO" || r.family == "ISA") && r.source == Stage::Lint &&
-                                    ran.count(r.id);
-                           }};
-    auditSuppressions(f.path, sup, audit, out);
-  }
+  finishFile(f, kind, skipped, ran, sup, out);
   return out;
 }
 

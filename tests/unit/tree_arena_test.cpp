@@ -1,0 +1,127 @@
+// Trees parsed inside a TreeArena live in one region the scope's end takes back at once; trees that must
+// outlive it (a run cache, a thread's cursor) are allocated outside (parse/tree_arena.h).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "parse/parse_cache.h"
+#include "parse/syntax_tree.h"
+#include "parse/tree_arena.h"
+
+namespace portcheck {
+namespace {
+
+// Every node of the tree, counted with a cursor of its own.
+long countNodes(const SyntaxTree& t) {
+  long n = 0;
+  TSTreeCursor c = ts_tree_cursor_new(t.root());
+  for (;;) {
+    ++n;
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!moved && !(moved = ts_tree_cursor_goto_next_sibling(&c)))
+      if (!ts_tree_cursor_goto_parent(&c)) break;
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return n;
+}
+
+std::string program(int functions) {
+  std::string s = "import pypto.language as pl\n";
+  for (int i = 0; i < functions; ++i)
+    s += "def f" + std::to_string(i) + "(a, b):\n    c = pl.add(a, b)\n    return [c, (a, b), {'k': c}]\n";
+  return s;
+}
+
+TEST(TreeArena, TreesInsideAScopeComeFromItsRegionAndOthersFromMalloc) {
+  const std::string text = program(3);
+  SyntaxTree outside = SyntaxTree::parse(Language::Python, text);
+  EXPECT_FALSE(inTreeArena(outside.root().id));
+  const void* first = nullptr;
+  for (int round = 0; round < 2; ++round) {
+    TreeArena arena;
+    SyntaxTree inside = SyntaxTree::parse(Language::Python, text);
+    ASSERT_TRUE(inside.ok());
+    EXPECT_TRUE(inTreeArena(inside.root().id));
+    EXPECT_EQ(countNodes(inside), countNodes(outside));
+    {
+      TreeArenaPause pause;
+      SyntaxTree kept = SyntaxTree::parse(Language::Python, text);
+      EXPECT_FALSE(inTreeArena(kept.root().id));
+    }
+    // The next scope reuses the region from its start: the same allocations land at the same place.
+    if (round == 0) first = inside.root().id;
+    else EXPECT_EQ(inside.root().id, first);
+  }
+}
+
+TEST(TreeArena, ANestedScopeGivesBackOnlyWhatItTook) {
+  const std::string text = program(2);
+  TreeArena outer;
+  SyntaxTree before = SyntaxTree::parse(Language::Python, text);
+  const long nodes = countNodes(before);
+  {
+    TreeArena inner;
+    for (int i = 0; i < 4; ++i) SyntaxTree::parse(Language::Python, program(20));
+  }
+  SyntaxTree after = SyntaxTree::parse(Language::Python, program(20));  // lands where the inner scope's did
+  EXPECT_EQ(countNodes(before), nodes);
+  EXPECT_EQ(countNodes(after), countNodes(SyntaxTree::parse(Language::Python, program(20))));
+}
+
+// The thread's namedChildren cursor outlives every scope: its stack must not be region memory that the next
+// scope's trees overwrite (it was, once: the next unit's trees came out corrupted).
+TEST(TreeArena, TheThreadsChildCursorSurvivesScopes) {
+  long nodes = 0, after = 0;
+  std::size_t functions = 0;
+  // A fresh thread, whose cursor is made inside the first scope, after a large tree.
+  std::thread([&] {
+    {
+      TreeArena first;
+      SyntaxTree a = SyntaxTree::parse(Language::Python, program(40));
+      EXPECT_FALSE(namedChildren(a.root()).empty());
+    }
+    // The second scope's trees fill the region past where the first scope's ended.
+    TreeArena second;
+    SyntaxTree small = SyntaxTree::parse(Language::Python, program(5));
+    SyntaxTree large = SyntaxTree::parse(Language::Python, program(60));
+    nodes = countNodes(large);
+    for (TSNode fn : namedChildren(small.root()))
+      for (TSNode part : namedChildren(fn))
+        for (TSNode inner : namedChildren(part)) (void)namedChildren(inner);
+    after = countNodes(large);
+    functions = namedChildren(large.root()).size();
+  }).join();
+  EXPECT_EQ(after, nodes);
+  EXPECT_EQ(functions, 61u);
+}
+
+// A tree the run keeps for other units is parsed outside the unit's region and outlives it.
+TEST(TreeArena, ATreeTheRunKeepsOutlivesTheUnitThatParsedIt) {
+  RunCacheScope run;
+  const std::string text = program(5);
+  const std::string copy = text;
+  {
+    TreeArena unit;
+    SyntaxTree once = parsePythonShared(text);
+    EXPECT_TRUE(inTreeArena(once.root().id));
+  }
+  {
+    TreeArena unit;
+    SyntaxTree again = parsePythonShared(copy);  // asked for again: kept
+    EXPECT_FALSE(inTreeArena(again.root().id));
+    for (int i = 0; i < 4; ++i) SyntaxTree::parse(Language::Python, program(30));
+  }
+  TreeArena later;
+  for (int i = 0; i < 4; ++i) SyntaxTree::parse(Language::Python, program(30));
+  SyntaxTree shared = parsePythonShared(text);
+  EXPECT_EQ(keptPythonTrees(), 1u);
+  EXPECT_EQ(countNodes(shared), countNodes(SyntaxTree::parse(Language::Python, text)));
+  EXPECT_EQ(shared.nodeText(shared.root()), text);
+}
+
+}  // namespace
+}  // namespace portcheck
