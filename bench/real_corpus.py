@@ -22,7 +22,10 @@ estimate  `port-check report --format json` per file, its (function, space) esti
 errors    one cold `port-check lint --format json` of the three trees (C++ files included): files
           that get an error, leaving out program files whose compile produced nothing.
 speed     cold lint (--no-cache) of the corpus trees beside pyflakes (Debian's python3-pyflakes) on
-          the same .py files, with hyperfine; also port-check on one thread (-j1), for its CPU cost.
+          the same .py files, with hyperfine; also port-check on one thread (-j1), for its CPU cost,
+          and the parse floor (build/bench/parse-floor: parse and walk the same .py files with
+          port-check's grammar), the CPU no tree-sitter linter goes under. Prints the wall ratio to
+          pyflakes and the CPU ratio to the floor.
 
 Prints one Markdown table per stage; WORK/summary.json keeps the figures.
 """
@@ -273,11 +276,25 @@ def speed(options, roots) -> None:
         lint + " -j1 >/dev/null",
         f"xargs {options.pyflakes} < {listing} >/dev/null || true",
     ]
+    if os.access(options.parse_floor, os.X_OK):
+        commands.append(f"{options.parse_floor} < {listing} >/dev/null")
+    else:
+        print(f"parse floor not timed: {options.parse_floor} is not built (cmake builds bench/parse_floor.c)")
     out = os.path.join(options.work, "speed.md")
+    exported = os.path.join(options.work, "speed.json")
     subprocess.run(["hyperfine", "--warmup", "1", "--runs", str(options.runs), "--export-markdown", out,
-                    "--export-json", os.path.join(options.work, "speed.json"), *commands], check=False)
+                    "--export-json", exported, *commands], check=False)
     with open(out, encoding="utf-8") as handle:
         print(handle.read())
+    with open(exported, encoding="utf-8") as handle:
+        results = json.load(handle)["results"]
+    wall = [r["mean"] for r in results]
+    cpu = [r["user"] + r["system"] for r in results]
+    print(f"lint (2 threads) is {wall[2] / wall[0]:.1f}x faster than pyflakes on the wall "
+          f"({wall[0]:.3f} s vs {wall[2]:.3f} s)")
+    if len(results) > 3:
+        print(f"lint CPU is {cpu[0] / cpu[3]:.2f}x the parse floor's ({cpu[0]:.3f} s vs {cpu[3]:.3f} s; "
+              f"-j1 {cpu[1] / cpu[3]:.2f}x)")
 
 
 def main() -> int:
@@ -292,6 +309,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=int, default=300, help="seconds per compile")
     parser.add_argument("--runs", type=int, default=5, help="hyperfine runs of the speed stage")
     parser.add_argument("--only", help="regular expression on LABEL:FILE")
+    parser.add_argument("--parse-floor", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                                              "build", "bench", "parse-floor"),
+                        help="the parse-floor binary of the speed stage (built from bench/parse_floor.c)")
     parser.add_argument("--pyflakes", default="/usr/bin/python3 -m pyflakes",
                         help="the pyflakes command the speed stage compares with (Debian: python3-pyflakes)")
     options = parser.parse_args()

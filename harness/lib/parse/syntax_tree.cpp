@@ -12,7 +12,7 @@
 namespace portcheck {
 
 void SyntaxTree::TreeDeleter::operator()(TSTree* t) const {
-  if (!inTreeArena(ts_tree_root_node(t).id)) ts_tree_delete(t);
+  if (!(arena_nodes && inTreeArena(t))) ts_tree_delete(t);
 }
 
 SyntaxTree SyntaxTree::parse(Language lang, std::string_view text, std::uint64_t timeout_micros) {
@@ -21,15 +21,17 @@ SyntaxTree SyntaxTree::parse(Language lang, std::string_view text, std::uint64_t
   TSParser* parser = ts_parser_new();
   ts_parser_set_language(parser, lang == Language::Python ? tree_sitter_python() : tree_sitter_cpp());
   ts_parser_set_timeout_micros(parser, timeout_micros);
-  t.tree_.reset(ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size())));
+  TSTree* tree = ts_parser_parse_string(parser, nullptr, text.data(), static_cast<uint32_t>(text.size()));
   ts_parser_delete(parser);
+  // The parse allocates the handle last, the way it allocated the nodes: where it lies tells where they do.
+  t.tree_ = std::unique_ptr<TSTree, TreeDeleter>(tree, TreeDeleter{tree && inTreeArena(tree)});
   return t;
 }
 
 SyntaxTree SyntaxTree::copyFor(std::string_view same_text) const {
   SyntaxTree t;
   t.text_ = same_text;
-  if (tree_) t.tree_.reset(ts_tree_copy(tree_.get()));
+  if (tree_) t.tree_ = std::unique_ptr<TSTree, TreeDeleter>(ts_tree_copy(tree_.get()), tree_.get_deleter());
   return t;
 }
 

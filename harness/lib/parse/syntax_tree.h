@@ -35,9 +35,18 @@ class SyntaxTree {
   // First ERROR or MISSING node in document order; null node when none.
   TSNode firstError() const;
 
+  // True when the nodes were parsed inside a tree arena (parse/tree_arena.h): they are taken back with it.
+  bool nodesInArena() const { return tree_.get_deleter().arena_nodes; }
+
  private:
-  // A tree whose nodes lie in a tree arena is taken back with it (parse/tree_arena.h), not node by node.
-  struct TreeDeleter { void operator()(TSTree* t) const; };
+  // A tree whose nodes and handle both lie in a tree arena goes with the arena, not node by node; any other
+  // is deleted (a handle made outside an arena, or a handle in one over nodes parsed outside it).
+  struct TreeDeleter {
+    TreeDeleter() : arena_nodes(false) {}
+    explicit TreeDeleter(bool in_arena) : arena_nodes(in_arena) {}
+    void operator()(TSTree* t) const;
+    bool arena_nodes;
+  };
   std::unique_ptr<TSTree, TreeDeleter> tree_;
   std::string_view text_;
 };

@@ -63,8 +63,9 @@ std::size_t blockSize(const void* p) {
 }
 
 void* regionAlloc(Region& r, std::size_t n) {
+  if (n > kSlotBytes) return nullptr;
   n = (n + kHeader - 1) / kHeader * kHeader;
-  if (n > kSlotBytes || r.used + kHeader + n > kSlotBytes) return nullptr;  // full: malloc takes over
+  if (r.used + kHeader + n > kSlotBytes) return nullptr;  // full: malloc takes over
   char* block = r.base + r.used + kHeader;
   ASAN_UNPOISON_MEMORY_REGION(block - kHeader, kHeader + n);
   std::memcpy(block - kHeader, &n, sizeof n);
@@ -102,7 +103,7 @@ void* tsRealloc(void* p, std::size_t n) {
   std::size_t old = blockSize(p);
   if (n <= old) return p;
   Region* r = activeRegion();
-  if (r && p == r->last) {  // the newest block grows in place
+  if (r && p == r->last && n <= kSlotBytes) {  // the newest block grows in place
     std::size_t grown = (n + kHeader - 1) / kHeader * kHeader;
     std::size_t end = static_cast<std::size_t>(static_cast<char*>(p) - r->base) + grown;
     if (end <= kSlotBytes) {
