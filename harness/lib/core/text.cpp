@@ -33,9 +33,11 @@ std::size_t validSequenceLength(std::string_view s, std::size_t i) {
 }  // namespace
 
 std::string sanitizeUtf8(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
+  const std::size_t bad = firstInvalidUtf8(s);
+  if (bad == std::string_view::npos) return std::string(s);  // nearly every message: one pass, one copy
+  std::string out(s.substr(0, bad));
+  out.reserve(s.size() + 8);
+  for (std::size_t i = bad; i < s.size();) {
     std::size_t n = validSequenceLength(s, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";

@@ -21,8 +21,8 @@ namespace portcheck {
 
 namespace {
 
-constexpr std::size_t kSlots = 32;                         // regions, one per concurrent outermost scope
-constexpr std::size_t kSlotBytes = std::size_t{2} << 30;   // address space per region (touched as used)
+constexpr std::size_t kSlots = 16;                         // regions, one per concurrent outermost scope
+constexpr std::size_t kSlotBytes = std::size_t{1} << 30;   // address space per region (touched as used)
 constexpr std::size_t kKeptBytes = std::size_t{256} << 20; // mapped pages a region keeps between scopes
 constexpr std::size_t kHeader = 16;                        // each block's size, keeping 16-byte alignment
 

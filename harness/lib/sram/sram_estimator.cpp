@@ -381,7 +381,7 @@ class RegionEstimator {
         last = std::max(last, (fn_.stmts[static_cast<std::size_t>(v.carried_loop)].subtree_end - 1) * kSub + kSub - 1);
       for (std::size_t j = 0; j < fn_.values.size(); ++j) {
         const Value& a = fn_.values[j];
-        if (root(static_cast<int>(j)) == r && a.loop_carried && a.carried_loop >= 0)
+        if (a.loop_carried && a.carried_loop >= 0 && root(static_cast<int>(j)) == r)
           last = std::max(last, (fn_.stmts[static_cast<std::size_t>(a.carried_loop)].subtree_end - 1) * kSub + kSub - 1);
       }
       int line = X(v.def_expr).loc.line;
