@@ -48,16 +48,14 @@ std::size_t skipString(const std::string& t, std::size_t i) {
   return t.size();
 }
 
-// Bytes of a name (or a number, or a string prefix): ASCII letters, digits, '_' and any non-ASCII byte.
-constexpr std::array<bool, 256> kNameBytes = [] {
+// Bytes the limit scan passes over: all but newlines, comments, backslashes, quotes and brackets (a string
+// prefix such as rb is passed over too; its quote opens the string).
+constexpr std::array<bool, 256> kPlainBytes = [] {
   std::array<bool, 256> t{};
-  for (int c = 0; c < 256; ++c)
-    t[static_cast<std::size_t>(c)] = c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                                     (c >= '0' && c <= '9') || c == '_';
+  t.fill(true);
+  for (unsigned char c : {'\n', '#', '\\', '"', '\'', '(', '[', '{', ')', ']', '}'}) t[c] = false;
   return t;
 }();
-
-bool isNameByte(char c) { return kNameBytes[static_cast<unsigned char>(c)]; }
 
 }  // namespace
 
@@ -99,9 +97,12 @@ std::optional<Diagnostic> pythonSourceLimitProblem(const SourceFile& f) {
         continue;
       }
     }
+    while (i < t.size() && kPlainBytes[static_cast<unsigned char>(t[i])]) ++i;  // names, numbers, operators
+    if (i >= t.size()) break;
     char c = t[i];
     if (c == '#') {
-      while (i < t.size() && t[i] != '\n') ++i;
+      std::size_t eol = t.find('\n', i);
+      i = eol == std::string::npos ? t.size() : eol;
     } else if (c == '\n') {
       line_start = true;
       ++i;
@@ -109,8 +110,6 @@ std::optional<Diagnostic> pythonSourceLimitProblem(const SourceFile& f) {
       i += t[i + 1] == '\r' && i + 2 < t.size() && t[i + 2] == '\n' ? 3 : 2;  // explicit line join
     } else if (c == '"' || c == '\'') {
       i = skipString(t, i);
-    } else if (isNameByte(c)) {
-      while (i < t.size() && isNameByte(t[i])) ++i;  // a name or a string prefix (r, b, f, rb, ...)
     } else if (c == '(' || c == '[' || c == '{') {
       if (depth >= kPythonMaxBracketNesting)
         return problemAt(f, i,
