@@ -1,9 +1,9 @@
 #include "parse/parse_cache.h"
 
-#include "parse/tree_arena.h"
-
 #include <memory>
 #include <mutex>
+
+#include "parse/tree_arena.h"
 
 namespace portcheck {
 

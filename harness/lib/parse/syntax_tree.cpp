@@ -1,13 +1,13 @@
 #include "parse/syntax_tree.h"
 
-#include "parse/tree_arena.h"
-
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "parse/tree_arena.h"
 
 namespace portcheck {
 
