@@ -52,15 +52,13 @@ class RunTextCache {
     if (it == values_.end()) return std::nullopt;
     return it->second;
   }
-  // Remembers make(key) for `text`, `key` being the cache's own copy of the text (alive as long as the
-  // entry); nothing outside a run or past the bound.
   // Whether `text` was asked about before in this run (it is remembered by its hash from now on).
   bool askedBefore(std::string_view text) {
     const std::uint64_t generation = runCacheGeneration();
     if (generation == 0) return false;
     std::lock_guard<std::mutex> lock(mutex_);
     startRun(generation);
-    return !asked_.insert(std::hash<std::string_view>{}(text)).second;
+    return !asked_.insert(TextHash{}(text)).second;
   }
   // How many values this run keeps.
   std::size_t size() {
@@ -68,6 +66,8 @@ class RunTextCache {
     startRun(runCacheGeneration());
     return values_.size();
   }
+  // Remembers make(key) for `text`, `key` being the cache's own copy of the text (alive as long as the
+  // entry); nothing outside a run or past the bound.
   template <class Make>
   void store(std::string_view text, Make make) {
     const std::uint64_t generation = runCacheGeneration();

@@ -609,10 +609,9 @@ class RegionEstimator {
   // A loop whose body crosses cores both ways (a cube result read by vector code and a vector result
   // read by a matmul, each defined by a statement of the body itself: a tpush and a tpop on each core)
   // is handled by SkewCrossCorePipeline before LowerPipelineLoops: on the AIV, which pops first, it is
-  // demoted to a plain loop (one copy); on the
-  // AIC the producer is skewed D = max(2, stage - 1) iterations ahead (D produce and D consume clones)
-  // when there is one message each way and the static trip count allows it (trip % D == 0,
-  // trip >= 2D, else the largest D that does), else demoted too.
+  // demoted to a plain loop (one copy); on the AIC the producer is skewed D = max(2, stage - 1)
+  // iterations ahead (D produce and D consume clones) when there is one message each way and the static
+  // trip count allows it (trip % D == 0, trip >= 2D, else the largest D that does), else demoted too.
   int stageDepth(int loop_stmt, MemSpace space) {
     const int stages = pipelineDepth(loop_stmt);
     if (stages <= 1) return stages;
