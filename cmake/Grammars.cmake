@@ -7,12 +7,17 @@ foreach(lang python cpp)
   if(NOT EXISTS ${_dir}/parser.c)
     message(FATAL_ERROR "tree-sitter-${lang} grammar not found in ${_dir}: run `npm ci --ignore-scripts` first")
   endif()
-  # parser.c through a wrapper that gives its lexer a faster character-set test (harness/grammars/).
+  # parser.c through a wrapper that gives its lexer a faster character-set test, and Python's scanner.c
+  # through one that keeps its buffers between tokens (harness/grammars/).
   set(_parser ${CMAKE_SOURCE_DIR}/harness/grammars/${lang}_parser.c)
-  list(APPEND _grammar_sources ${_parser} ${_dir}/scanner.c)
-  set_source_files_properties(${_parser} ${_dir}/scanner.c PROPERTIES
+  set(_scanner ${_dir}/scanner.c)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/harness/grammars/${lang}_scanner.c)
+    set(_scanner ${CMAKE_SOURCE_DIR}/harness/grammars/${lang}_scanner.c)
+  endif()
+  list(APPEND _grammar_sources ${_parser} ${_scanner})
+  set_source_files_properties(${_parser} ${_scanner} PROPERTIES
     INCLUDE_DIRECTORIES "${_dir};${CMAKE_SOURCE_DIR}/harness/grammars"
-    OBJECT_DEPENDS ${_dir}/parser.c)
+    OBJECT_DEPENDS "${_dir}/parser.c;${_dir}/scanner.c")
 endforeach()
 
 add_library(portcheck_grammars STATIC ${_grammar_sources})

@@ -1,10 +1,15 @@
 // The pinned tree-sitter grammars parse Python and C++ through the SyntaxTree wrapper.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "parse/syntax_tree.h"
+#include "test_support.h"
 
 namespace portcheck {
 namespace {
@@ -71,6 +76,70 @@ TEST(SyntaxTree, NamesOfEveryAlphabetAreIdentifiers) {
   ASSERT_TRUE(c.ok());
   EXPECT_FALSE(c.hasError());
   EXPECT_EQ(ts_node_named_child_count(c.root()), 2u);
+}
+
+// nodeType answers from a table of the language's symbol names: the same name as ts_node_type for every
+// node of every fixture, aliased nodes (C++ type_identifier), error and missing nodes included.
+TEST(SyntaxTree, NodeTypeIsTheNameTreeSitterGivesEveryNode) {
+  std::map<std::string, long> seen;
+  auto walk = [&](Language lang, const std::string& text) {
+    SyntaxTree t = SyntaxTree::parse(lang, text);
+    ASSERT_TRUE(t.ok());
+    TSTreeCursor c = ts_tree_cursor_new(t.root());
+    for (;;) {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      ASSERT_EQ(nodeType(n), std::string_view(ts_node_type(n)));
+      ++seen[std::string(nodeType(n))];
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      bool moved = false;
+      while (!moved && !(moved = ts_tree_cursor_goto_next_sibling(&c)))
+        if (!ts_tree_cursor_goto_parent(&c)) break;
+      if (!moved) break;
+    }
+    ts_tree_cursor_delete(&c);
+  };
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(test::fixturesDir())) {
+    const std::string ext = e.path().extension().string();
+    const bool py = ext == ".py", cpp = ext == ".cpp" || ext == ".hpp" || ext == ".h";
+    if (!e.is_regular_file() || (!py && !cpp)) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    walk(py ? Language::Python : Language::Cpp, std::string(std::istreambuf_iterator<char>(in), {}));
+    ++files;
+  }
+  walk(Language::Python, "def f(a:\n    return a\nx = (1,\n");
+  walk(Language::Cpp, "int main( { return 0 }\n");
+  EXPECT_GT(files, 50);
+  EXPECT_GT(seen["ERROR"], 0);
+  EXPECT_GT(seen["type_identifier"], 0);  // an alias of identifier in tree-sitter-cpp
+  EXPECT_GT(seen["identifier"], 1000);
+}
+
+// The Python scanner keeps its indent and delimiter buffers between tokens (harness/grammars/
+// python_scanner.c): blocks that open and close at many depths, and f-strings inside f-strings, still
+// come out as the grammar says.
+TEST(SyntaxTree, IndentsAndNestedStringsSurviveTheReusedScannerState) {
+  std::string src;
+  for (int d = 0; d < 12; ++d) src += std::string(4 * d, ' ') + "if x" + std::to_string(d) + ":\n";
+  src += std::string(48, ' ') + "y = f\"{a} {f'{b!r:>{w}}'} {c}\"\n";
+  src += "z = 1\n";
+  for (int d = 0; d < 3; ++d) src += std::string(4 * d, ' ') + "while q:\n";
+  src += std::string(12, ' ') + "pass\n" + std::string(4, ' ') + "w = '''a\nb'''\n";
+  SyntaxTree t = SyntaxTree::parse(Language::Python, src);
+  ASSERT_TRUE(t.ok());
+  EXPECT_FALSE(t.hasError());
+  std::vector<std::string> top;
+  for (TSNode n : namedChildren(t.root())) top.emplace_back(nodeType(n));
+  EXPECT_EQ(top, (std::vector<std::string>{"if_statement", "expression_statement", "while_statement"}));
+  int interpolations = 0;
+  std::vector<TSNode> stack{t.root()};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    interpolations += nodeType(n) == "interpolation";
+    for (TSNode c : namedChildren(n)) stack.push_back(c);
+  }
+  EXPECT_EQ(interpolations, 4);  // {a}, the inner f-string's {b!r:>{w}} and its {w}, {c}
 }
 
 TEST(SyntaxTree, DeeplyNestedInputDoesNotCrash) {

@@ -273,8 +273,15 @@ std::optional<fs::path> pathExpression(std::string_view expr, const fs::path& fi
 }
 
 bool isFileOnDisk(const fs::path& p) {
+  // Each import is looked for in every sys.path folder of every file that has it: a model folder's run asks
+  // about the same few thousand paths over and over (torch.py, torch/__init__.py, ...). Within a run the
+  // answer is remembered (parse/parse_cache.h); outside one the file system is asked each time.
+  static RunTextCache<bool> known;
+  if (std::optional<bool> k = known.find(p.native())) return *k;
   std::error_code ec;
-  return fs::is_regular_file(p, ec);
+  const bool found = fs::is_regular_file(p, ec);
+  known.store(p.native(), [&](std::string_view) { return found; });
+  return found;
 }
 
 fs::path modulePath(const std::string& dotted) {

@@ -69,6 +69,27 @@ TSNode SyntaxTree::firstError() const {
   return found;
 }
 
+std::string_view nodeType(TSNode n) {
+  // ts_node_type is the name of the node's symbol (its alias's when it has one), and so is the name of
+  // ts_node_symbol (the alias's, made public: a symbol of the same name). The model builder asks millions
+  // of times; a table per language saves the name's strlen each time.
+  struct Names {
+    const TSLanguage* language = nullptr;
+    std::vector<std::string_view> of_symbol;
+  };
+  thread_local Names names;
+  if (ts_node_is_null(n)) return ts_node_type(n);
+  const TSLanguage* language = ts_tree_language(n.tree);
+  if (language != names.language) {
+    names.of_symbol.assign(ts_language_symbol_count(language), std::string_view());
+    for (TSSymbol s = 0; s < names.of_symbol.size(); ++s)
+      if (const char* name = ts_language_symbol_name(language, s)) names.of_symbol[s] = name;
+    names.language = language;
+  }
+  const TSSymbol s = ts_node_symbol(n);
+  return s < names.of_symbol.size() ? names.of_symbol[s] : std::string_view(ts_node_type(n));  // ERROR is 65535
+}
+
 TSNode childByField(TSNode n, std::string_view field) {
   // ts_node_child_by_field_name scans the grammar's field names on every call; the model builder
   // asks for fields millions of times, so resolve each name to its id once per thread and language.

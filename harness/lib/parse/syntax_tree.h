@@ -53,7 +53,8 @@ class SyntaxTree {
 
 // Small helpers over TSNode.
 inline bool isNull(TSNode n) { return ts_node_is_null(n); }
-inline std::string_view nodeType(TSNode n) { return ts_node_type(n); }
+// ts_node_type(n), its length known: the names of a language's symbols are measured once per thread.
+std::string_view nodeType(TSNode n);
 inline bool isComment(TSNode n) { return nodeType(n) == "comment"; }
 TSNode childByField(TSNode n, std::string_view field);
 // The named children of `n` in order, walked with a tree cursor: O(children), where a loop over

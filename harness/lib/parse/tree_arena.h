@@ -5,8 +5,10 @@
 // of the process's reservation; the scope's end takes it all back at once and the next unit reuses the same,
 // already mapped, pages. Outside a scope (or when the reservation cannot be made) tree-sitter uses malloc.
 //
-// The rule that makes this safe: a tree parsed inside a scope must not outlive it. A tree kept longer (a run
-// cache) is parsed inside a TreeArenaPause.
+// The rules that make this safe: a tree parsed inside a scope must not outlive it (a tree kept longer, a
+// run cache's, is parsed inside a TreeArenaPause), and only the thread whose scope allocated a block grows
+// it (tree-sitter grows a parser's or a cursor's arrays, never a finished tree's; blocks keep no size, so
+// another thread's block cannot be moved: that aborts).
 #include <cstddef>
 
 namespace portcheck {

@@ -10,6 +10,7 @@
 #include "app/commands.h"
 #include "core/source_file.h"
 #include "dsl/local_imports.h"
+#include "parse/parse_cache.h"
 #include "test_support.h"
 
 namespace portcheck::local_imports_test {
@@ -131,6 +132,23 @@ TEST(LocalImports, StopsAtTheLimitAndNeverReadsAModuleTwice) {
   ws.write("q/main.py", "import blob\n");
   ws.write("q/blob.py", std::string("\0\x01\x02binary", 9));
   EXPECT_TRUE(dsl::importedLocalFiles({entry(ws, "q/main.py")}, diskReader()).empty());
+}
+
+// Within a run (a RunCacheScope) whether a path is a file is asked of the file system once: every file of a
+// model folder looks for the same modules in the same folders. A new run, or no run, asks again.
+TEST(LocalImports, ARunAsksTheFileSystemAboutAPathOnce) {
+  test::TempDir ws;
+  ws.write("p/main.py", "import late\n");
+  {
+    RunCacheScope run;
+    EXPECT_TRUE(dsl::importedLocalFiles({entry(ws, "p/main.py")}, diskReader()).empty());
+    ws.write("p/late.py", "x = 1\n");  // appears mid-run: the run keeps its first answer
+    EXPECT_TRUE(dsl::importedLocalFiles({entry(ws, "p/main.py")}, diskReader()).empty());
+  }
+  EXPECT_EQ(names(dsl::importedLocalFiles({entry(ws, "p/main.py")}, diskReader()), ws.path()),
+            std::vector<std::string>{"p/late.py"});
+  RunCacheScope next;
+  EXPECT_EQ(dsl::importedLocalFiles({entry(ws, "p/main.py")}, diskReader()).size(), 1u);
 }
 
 // A model folder as pypto-lib writes it, compiled by the real compiler (tests/fixtures/corpus/
