@@ -2,6 +2,8 @@
 // outlive it (a run cache, a thread's cursor) are allocated outside (parse/tree_arena.h).
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <string>
 #include <thread>
 #include <vector>
@@ -9,6 +11,13 @@
 #include "parse/parse_cache.h"
 #include "parse/syntax_tree.h"
 #include "parse/tree_arena.h"
+
+// Tree-sitter's allocator, as it calls it (set by parse/tree_arena.cpp).
+extern "C" {
+extern void* (*ts_current_malloc)(size_t);
+extern void* (*ts_current_realloc)(void*, size_t);
+extern void (*ts_current_free)(void*);
+}
 
 namespace portcheck {
 namespace {
@@ -124,6 +133,51 @@ TEST(TreeArena, ATreeTheRunKeepsOutlivesTheUnitThatParsedIt) {
   EXPECT_EQ(keptPythonTrees(), 1u);
   EXPECT_EQ(countNodes(shared), countNodes(SyntaxTree::parse(Language::Python, text)));
   EXPECT_EQ(shared.nodeText(shared.root()), text);
+}
+
+// Blocks keep no size header: the newest grows or shrinks in place; an older one, whose size is not known,
+// moves with its bytes (and what follows it, up to the new size).
+TEST(TreeArena, BlocksGrowInPlaceOrMoveWithTheirBytes) {
+  TreeArena arena;
+  auto* a = static_cast<char*>(ts_current_malloc(24));
+  ASSERT_TRUE(inTreeArena(a));
+  std::memcpy(a, "twenty-three bytes long", 24);
+  auto* grown = static_cast<char*>(ts_current_realloc(a, 4000));  // the newest block
+  EXPECT_EQ(grown, a);
+  EXPECT_STREQ(grown, "twenty-three bytes long");
+  auto* b = static_cast<char*>(ts_current_malloc(8));
+  std::memcpy(b, "seven!!", 8);
+  auto* c = static_cast<char*>(ts_current_malloc(40));
+  EXPECT_EQ(ts_current_realloc(c, 16), c);  // the newest shrinks in place
+  auto* moved = static_cast<char*>(ts_current_realloc(grown, 9000));  // no longer the newest: moves
+  EXPECT_NE(moved, grown);
+  EXPECT_TRUE(inTreeArena(moved));
+  EXPECT_STREQ(moved, "twenty-three bytes long");
+  EXPECT_STREQ(b, "seven!!");  // the block after it is left alone
+  {
+    TreeArenaPause pause;  // grown while paused: the bytes go to malloc's memory
+    auto* out = static_cast<char*>(ts_current_realloc(b, 64));
+    EXPECT_FALSE(inTreeArena(out));
+    EXPECT_STREQ(out, "seven!!");
+    ts_current_free(out);
+  }
+  ts_current_free(moved);  // a no-op: the scope takes it back
+}
+
+// Tree-sitter never grows a block of another thread's tree; were it to, the size is not known: it aborts
+// rather than copy a guess.
+TEST(TreeArenaDeathTest, GrowingAnotherThreadsBlockAborts) {
+  EXPECT_DEATH(
+      {
+        TreeArena mine;
+        void* theirs = nullptr;
+        std::thread([&] {
+          TreeArena other;
+          theirs = ts_current_malloc(32);
+        }).join();
+        ts_current_realloc(theirs, 64);
+      },
+      "a tree block of another thread's arena was grown");
 }
 
 }  // namespace

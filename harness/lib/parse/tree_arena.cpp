@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -109,7 +110,10 @@ void* tsRealloc(void* p, std::size_t n) {
   if (!p) return tsMalloc(n);
   if (!inTreeArena(p)) return std::realloc(p, n);
   Region* own = ownRegionOf(p);
-  if (!own) std::abort();  // another thread's tree: tree-sitter never grows one (parse/tree_arena.h)
+  if (!own) {  // another thread's tree: tree-sitter never grows one (parse/tree_arena.h)
+    std::fputs("port-check: internal error: a tree block of another thread's arena was grown\n", stderr);
+    std::abort();
+  }
   const std::size_t offset = static_cast<std::size_t>(static_cast<char*>(p) - own->base);
   if (p == own->last && own == activeRegion() && n <= kSlotBytes - offset) {  // the newest block grows in place
     const std::size_t end = offset + rounded(n == 0 ? 1 : n);
