@@ -1,6 +1,7 @@
 #include "sram/sram_estimator.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -87,14 +88,52 @@ struct InlineFootprint {
 };
 using InlineFootprints = std::function<const InlineFootprint*(int file, int function)>;
 
+// What every region of a function shares, worked out once per function: a function with many pl.at scopes
+// is estimated region by region, and these facts do not depend on the region.
+struct FunctionPoints {
+  std::vector<int> call_point;  // expr -> its program point when it is a call, -1 otherwise
+  // Each read of a value by a call's argument (through lists, tuples, keywords and subscripts), as
+  // (value, point, stmt), calls in order: a region files them under the values' buffers.
+  std::vector<std::array<int, 3>> call_reads;
+};
+
+FunctionPoints functionPoints(const Function& fn) {
+  FunctionPoints fp;
+  fp.call_point.assign(fn.exprs.size(), -1);
+  std::unordered_map<int, int> per_stmt;  // calls of a statement so far
+  for (int c : fn.calls) {
+    int s = fn.exprs[static_cast<std::size_t>(c)].stmt;
+    int k = per_stmt[s]++;
+    fp.call_point[static_cast<std::size_t>(c)] = s * kSub + std::min(k, kSub - 2);
+  }
+  std::function<void(int, int, int)> read = [&](int e, int point, int stmt) {
+    if (e < 0) return;
+    const Expr& x = fn.exprs[static_cast<std::size_t>(e)];
+    if (x.value >= 0 && (x.kind == ExprKind::Name || x.kind == ExprKind::Call || x.kind == ExprKind::Attribute ||
+                         x.kind == ExprKind::Subscript)) {
+      fp.call_reads.push_back({x.value, point, stmt});
+      if (x.kind == ExprKind::Call) return;
+    }
+    if (x.kind == ExprKind::List || x.kind == ExprKind::Tuple || x.kind == ExprKind::Keyword ||
+        x.kind == ExprKind::Subscript)
+      for (int child : x.children) read(child, point, stmt);
+  };
+  for (int c : fn.calls) {
+    const Expr& call = fn.exprs[static_cast<std::size_t>(c)];
+    const int p = fp.call_point[static_cast<std::size_t>(c)];
+    for (int a : call.args) read(a, p, call.stmt);
+    for (const auto& kw : call.kwargs) read(kw.second, p, call.stmt);
+  }
+  return fp;
+}
+
 class RegionEstimator {
  public:
-  RegionEstimator(const dsl::FileModel& file, const Function& fn, const dsl::IncoreRegion& region, Platform platform,
-                  InlineFootprints inlined = {})
-      : file_(file), fn_(fn), region_(region), platform_(platform), inlined_(std::move(inlined)) {}
+  RegionEstimator(const dsl::FileModel& file, const Function& fn, const FunctionPoints& points,
+                  const dsl::IncoreRegion& region, Platform platform, InlineFootprints inlined = {})
+      : file_(file), fn_(fn), points_(points), region_(region), platform_(platform), inlined_(std::move(inlined)) {}
 
   std::vector<KernelEstimate> run() {
-    numberPoints();
     resolveAliases();
     collectUses();
     classifyOperands();
@@ -106,10 +145,10 @@ class RegionEstimator {
  private:
   const dsl::FileModel& file_;
   const Function& fn_;
+  const FunctionPoints& points_;
   const dsl::IncoreRegion& region_;
   Platform platform_;
   InlineFootprints inlined_;
-  std::unordered_map<int, int> call_point_;   // call expr -> program point
   std::vector<int> alias_;                    // value -> value whose buffer it is (itself when none)
   std::vector<std::vector<std::pair<int, int>>> uses_;  // root value -> (point, stmt)
   std::vector<Tile> tiles_;
@@ -124,14 +163,9 @@ class RegionEstimator {
   // (OutlineIncoreScopes passes it as a Tensor parameter), however on chip it was where computed.
   bool fromAnotherScope(const Value& v) const { return v.def_stmt >= 0 && !inRegion(v.def_stmt); }
 
-  void numberPoints() {
-    std::unordered_map<int, int> per_stmt;
-    for (int c : fn_.calls) {
-      int s = X(c).stmt;
-      int k = per_stmt[s]++;
-      call_point_[c] = s * kSub + std::min(k, kSub - 2);
-    }
-  }
+  bool isNumberedCall(int e) const { return e >= 0 && points_.call_point[static_cast<std::size_t>(e)] >= 0; }
+  // The program point of call `c` (0 for an expression that is no call, as before).
+  int pointOf(int c) const { return isNumberedCall(c) ? points_.call_point[static_cast<std::size_t>(c)] : 0; }
 
   int root(int v) const {
     for (int guard = 0; guard < 64 && alias_[static_cast<std::size_t>(v)] != v; ++guard)
@@ -197,27 +231,10 @@ class RegionEstimator {
     return found;
   }
 
-  void useAt(int e, int point, int stmt) {
-    if (e < 0) return;
-    const Expr& x = X(e);
-    if (x.value >= 0 && (x.kind == ExprKind::Name || x.kind == ExprKind::Call || x.kind == ExprKind::Attribute ||
-                         x.kind == ExprKind::Subscript)) {
-      uses_[static_cast<std::size_t>(root(x.value))].push_back({point, stmt});
-      if (x.kind == ExprKind::Call) return;
-    }
-    if (x.kind == ExprKind::List || x.kind == ExprKind::Tuple || x.kind == ExprKind::Keyword ||
-        x.kind == ExprKind::Subscript)
-      for (int c : x.children) useAt(c, point, stmt);
-  }
-
   void collectUses() {
     uses_.assign(fn_.values.size(), {});
-    for (int c : fn_.calls) {
-      const Expr& call = X(c);
-      int p = call_point_[c];
-      for (int a : call.args) useAt(a, p, call.stmt);
-      for (const auto& kw : call.kwargs) useAt(kw.second, p, call.stmt);
-    }
+    for (const auto& [value, point, stmt] : points_.call_reads)
+      uses_[static_cast<std::size_t>(root(value))].push_back({point, stmt});
     // Reads outside a call (return x, y = x, out[:] = x): at the end of their statement.
     for (std::size_t i = 0; i < fn_.values.size(); ++i) {
       int r = root(static_cast<int>(i));
@@ -368,10 +385,10 @@ class RegionEstimator {
         unknown_.push_back(displayName(r));
         continue;
       }
-      int def = call_point_.count(v.def_expr) ? call_point_[v.def_expr] : v.def_stmt * kSub;
+      int def = isNumberedCall(v.def_expr) ? pointOf(v.def_expr) : v.def_stmt * kSub;
       // A view written inline as an operand (`pl.matmul(x[a:b, :], h)`) is loaded just before the call
       // reading it, with the call's other operands: live with them, as an implicit load is.
-      if (gm_view && !call_point_.count(v.def_expr))
+      if (gm_view && !isNumberedCall(v.def_expr))
         for (const auto& [p, s] : uses_[static_cast<std::size_t>(r)])
           if (s == v.def_stmt) def = std::min(def, p - 1);
       int last = def;
@@ -748,7 +765,7 @@ class RegionEstimator {
       if (!d) return;  // a dynamic leading extent: the scratch's size is not known here
       elements *= *d;
     }
-    int p = call_point_[c];
+    int p = pointOf(c);
     const int ploop = pipelineLoop(call.stmt);
     const int stages = stagesOf(ploop, MemSpace::Vec);
     for (int st = 0; st < stages; ++st) {
@@ -775,7 +792,7 @@ class RegionEstimator {
     if (!lhs || !result) return;
     const std::optional<std::int64_t> mask = dsl::compareMaskType(lhs->type).bytes();
     if (!mask) return;
-    const int p = call_point_[c];
+    const int p = pointOf(c);
     std::vector<int> made;
     for (const auto& [what, bytes] : {std::pair<const char*, std::int64_t>{"mask", *mask}, {"ones", *result},
                                       {"zeros", *result}, {"tmp", 32}})
@@ -816,7 +833,7 @@ class RegionEstimator {
     if (!id[0] || !id[1] || !xd[1]) return;
     const std::int64_t rows = *id[0], k = *id[1], src_cols = *xd[1];
     const std::int64_t eb = elementBytes(in->type.dtype);
-    const int p = call_point_[c];
+    const int p = pointOf(c);
     // Each scratch is live with the gather's output, its index, the other scratches and (while it is
     // read) its source; one made after the source was copied may take the source's buffer.
     std::vector<int> made;
@@ -848,7 +865,7 @@ class RegionEstimator {
     std::string_view op = opName(call);
     if (op == "load" || op == "create" || op == "full" || op == "create_tile") return;
     if (isViewOp(op)) return;  // a view of a GM tensor is the load of the viewed region (a tile itself)
-    int p = call_point_[c];
+    int p = pointOf(c);
     std::set<const Value*> loaded;  // `pl.add(x, x)` loads x once
     for (int a : call.args) {
       const Value* v = fn_.valueOf(a);
@@ -936,7 +953,7 @@ class RegionEstimator {
     };
     while (k > 16 && !fits(k) && k % 2 == 0) k /= 2;
     int depth = k < K ? 2 : 1;
-    int p = call_point_[c];
+    int p = pointOf(c);
     std::string base = call.value >= 0 ? displayName(call.value) : "matmul";
     // LowerPipelineLoops unrolls a pl.pipeline(stage=N) body N deep, the operand extracts with it:
     // each stage holds its own L0 tiles.
@@ -1010,7 +1027,7 @@ class RegionEstimator {
       if (!inRegion(call.stmt) || call.callee_file < 0 || call.callee_function < 0) continue;
       const InlineFootprint* f = inlined_(call.callee_file, call.callee_function);
       if (!f) continue;
-      int point = call_point_.count(c) ? call_point_[c] : call.stmt * kSub;
+      int point = isNumberedCall(c) ? pointOf(c) : call.stmt * kSub;
       std::string name = "inlined " + std::string(file_.text(X(call.children.empty() ? c : call.children[0])));
       for (const auto& [space, bytes] : f->spaces)
         if (bytes > 0) addTile(name, bytes, space, point, point, call.loc.line, true);
@@ -1162,6 +1179,12 @@ std::vector<KernelEstimate> firstInstances(std::vector<KernelEstimate> kernels) 
 
 std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Platform platform) {
   const std::map<std::pair<int, int>, int> instances = inlineInstances(model);
+  std::unordered_map<const Function*, FunctionPoints> points;  // per function, shared by its regions
+  auto pointsOf = [&](const Function& f) -> const FunctionPoints& {
+    auto it = points.find(&f);
+    if (it == points.end()) it = points.emplace(&f, functionPoints(f)).first;
+    return it->second;
+  };
   // Footprints of inline functions spliced into kernels, computed once each (a cycle counts as none).
   std::map<std::pair<int, int>, std::optional<InlineFootprint>> footprints;
   InlineFootprints inlined;
@@ -1174,7 +1197,8 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
     if (it != footprints.end()) return it->second ? &*it->second : nullptr;
     footprints[key] = std::nullopt;  // in progress
     InlineFootprint fp;
-    RegionEstimator est(model.files[static_cast<std::size_t>(file)], *f, f->regions[0], platform, inlined);
+    RegionEstimator est(model.files[static_cast<std::size_t>(file)], *f, pointsOf(*f), f->regions[0], platform,
+                        inlined);
     for (const KernelEstimate& k : est.run()) {
       if (k.core == "AIC" || k.split) fp.cube = fp.cube || k.core == "AIC";
       for (const SpaceEstimate& sp : k.spaces)
@@ -1199,7 +1223,7 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
         whole.first = 0;
         whole.last = static_cast<int>(f.stmts.size());
         whole.kernel_name = f.name;
-        RegionEstimator est(file, f, whole, platform, inlined);
+        RegionEstimator est(file, f, pointsOf(f), whole, platform, inlined);
         for (KernelEstimate& k : est.run()) {
           k.file_index = static_cast<int>(fi);
           k.function_index = static_cast<int>(fn);
@@ -1210,7 +1234,7 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
       for (std::size_t r = 0; r < f.regions.size(); ++r) {
         const dsl::IncoreRegion& region = f.regions[r];
         if (region.kernel_name.empty()) continue;
-        RegionEstimator est(file, f, region, platform, inlined);
+        RegionEstimator est(file, f, pointsOf(f), region, platform, inlined);
         std::vector<KernelEstimate> first = est.run();
         for (KernelEstimate& k : first) {
           k.file_index = static_cast<int>(fi);
