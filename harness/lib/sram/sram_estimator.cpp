@@ -1279,21 +1279,49 @@ std::vector<SramRow> toSramRows(const std::vector<KernelEstimate>& kernels, cons
 }
 
 void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estimates) {
+  // The rows of each (project, function, space), in row order: a lint of a model tree merges thousands of
+  // rows, and a search through all of them for each was quadratic. A row renamed below is filed under its
+  // new name too; an index is used only while its row still carries the name it is filed under.
+  std::unordered_map<std::string, std::vector<std::size_t>> index;
+  auto key = [](std::string_view project, const SramRow& r) {
+    std::string k(project);
+    k += '\x1f';
+    k += r.function;
+    k += '\x1f';
+    k += r.space;
+    return k;
+  };
+  auto file = [&](std::size_t i) {
+    std::vector<std::size_t>& at = index[key(rows[i].project, rows[i])];
+    at.insert(std::upper_bound(at.begin(), at.end(), i), i);
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) file(i);
+  // The first row of `project` describing e's function and space that `also` accepts, or rows.end().
+  auto first = [&](std::string_view project, const SramRow& e, auto also) {
+    auto found = index.find(key(project, e));
+    if (found != index.end())
+      for (std::size_t i : found->second) {
+        const SramRow& r = rows[i];
+        if (r.project == project && r.function == e.function && r.space == e.space && also(r))
+          return rows.begin() + static_cast<std::ptrdiff_t>(i);
+      }
+    return rows.end();
+  };
   for (const SramRow& e : estimates) {
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const SramRow& r) {
-      return r.project == e.project && r.function == e.function && r.space == e.space;
-    });
+    auto it = first(e.project, e, [](const SramRow&) { return true; });
     // A file compiling several programs names its rows <file>:<program>; the estimate row of that
     // kernel (<file>, not yet joined to a program) takes the program's name.
     if (it == rows.end() && e.project.find(':') != std::string::npos) {
-      std::string file = e.project.substr(0, e.project.find(':'));
-      it = std::find_if(rows.begin(), rows.end(), [&](const SramRow& r) {
-        return r.project == file && r.function == e.function && r.space == e.space && !r.actual;
-      });
-      if (it != rows.end()) it->project = e.project;
+      const std::string file_name = e.project.substr(0, e.project.find(':'));
+      it = first(file_name, e, [](const SramRow& r) { return !r.actual; });
+      if (it != rows.end()) {
+        it->project = e.project;
+        file(static_cast<std::size_t>(it - rows.begin()));
+      }
     }
     if (it == rows.end()) {
       rows.push_back(e);
+      file(rows.size() - 1);
       continue;
     }
     if (e.estimate) it->estimate = e.estimate;

@@ -63,5 +63,39 @@ TEST(SramRows, RowsOfAFileWithSeveralProgramsJoinTheirKernelsEstimate) {
   EXPECT_EQ(rows[1].actual, 4096);
 }
 
+// The rows are found through an index (a model tree merges thousands): the first row of a name in row order
+// takes the figure, a row renamed to its program is found under the new name by a later row, and rows
+// merged one at a time land as they would in one call.
+TEST(SramRows, TheFirstRowOfANameTakesTheFigureAndARenamedRowIsFoundByItsNewName) {
+  std::vector<SramRow> rows = {row("k", "Vec", 100, std::nullopt), row("k", "Vec", 200, std::nullopt),
+                               row("body", "Vec", 2560, std::nullopt)};
+  SramRow renamed = row("body", "Vec", std::nullopt, 2600);
+  renamed.project = "p:prog";
+  SramRow again = row("body", "Vec", 2700, std::nullopt);
+  again.project = "p:prog";
+  sram::mergeSramRows(rows, {row("k", "Vec", std::nullopt, 150), renamed, again});
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].actual, 150);
+  EXPECT_FALSE(rows[1].actual);
+  EXPECT_EQ(rows[2].project, "p:prog");
+  EXPECT_EQ(rows[2].actual, 2600);
+  EXPECT_EQ(rows[2].estimate, 2700);
+  std::vector<SramRow> many, one_by_one;
+  std::vector<SramRow> estimates;
+  for (int i = 0; i < 600; ++i)
+    estimates.push_back(row("k" + std::to_string(i % 200), i / 200 == 1 ? "Vec" : "Mat", i, std::nullopt));
+  sram::mergeSramRows(many, estimates);
+  for (const SramRow& e : estimates) sram::mergeSramRows(one_by_one, {e});
+  ASSERT_EQ(many.size(), 400u);  // 200 functions x 2 spaces
+  ASSERT_EQ(one_by_one.size(), many.size());
+  for (std::size_t i = 0; i < many.size(); ++i) {
+    EXPECT_EQ(many[i].function, one_by_one[i].function);
+    EXPECT_EQ(many[i].estimate, one_by_one[i].estimate);
+  }
+  EXPECT_EQ(many[0].estimate, 400);  // k0 Mat: estimates 0 and 400, the last wins
+  EXPECT_EQ(many[200].function, "k0");
+  EXPECT_EQ(many[200].estimate, 200);  // k0 Vec
+}
+
 }  // namespace
 }  // namespace portcheck
