@@ -84,7 +84,7 @@ class BodyBuilder {
       if (!p.is_self && p.value >= 0) env_[p.name] = p.value;
     countAssignments(childByField(def, "body"));
     // About one expression per ten bytes of a DSL body (0.10 over the upstream corpus, at most 0.18): room
-    // for them up front, so the vector does not move its 200-byte expressions as it grows.
+    // for one per eight up front, so the vector seldom moves its 200-byte expressions as it grows.
     fn_.exprs.reserve(fn_.exprs.size() + (ts_node_end_byte(def) - ts_node_start_byte(def)) / 8);
     const bool whole = fn_.isIncoreFunction() || inlined_into_kernel;
     if (whole) {

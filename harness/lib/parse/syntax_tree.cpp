@@ -72,22 +72,26 @@ TSNode SyntaxTree::firstError() const {
 std::string_view nodeType(TSNode n) {
   // ts_node_type is the name of the node's symbol (its alias's when it has one), and so is the name of
   // ts_node_symbol (the alias's, made public: a symbol of the same name). The model builder asks millions
-  // of times; a table per language saves the name's strlen each time.
+  // of times; a table per language (Python and C++, each made once per thread) saves the name's strlen.
   struct Names {
     const TSLanguage* language = nullptr;
     std::vector<std::string_view> of_symbol;
   };
-  thread_local Names names;
+  thread_local std::array<Names, 2> tables;
   if (ts_node_is_null(n)) return ts_node_type(n);
   const TSLanguage* language = ts_tree_language(n.tree);
-  if (language != names.language) {
-    names.of_symbol.assign(ts_language_symbol_count(language), std::string_view());
-    for (TSSymbol s = 0; s < names.of_symbol.size(); ++s)
-      if (const char* name = ts_language_symbol_name(language, s)) names.of_symbol[s] = name;
-    names.language = language;
+  Names* names = &tables[0];
+  if (names->language != language) {
+    if (tables[1].language != language) {  // a language not seen yet takes the second slot's place
+      tables[1].language = language;
+      tables[1].of_symbol.assign(ts_language_symbol_count(language), std::string_view());
+      for (TSSymbol s = 0; s < tables[1].of_symbol.size(); ++s)
+        if (const char* name = ts_language_symbol_name(language, s)) tables[1].of_symbol[s] = name;
+    }
+    std::swap(tables[0], tables[1]);  // the language asked for last is looked at first
   }
   const TSSymbol s = ts_node_symbol(n);
-  return s < names.of_symbol.size() ? names.of_symbol[s] : std::string_view(ts_node_type(n));  // ERROR is 65535
+  return s < names->of_symbol.size() ? names->of_symbol[s] : std::string_view(ts_node_type(n));  // ERROR: 65535
 }
 
 TSNode childByField(TSNode n, std::string_view field) {

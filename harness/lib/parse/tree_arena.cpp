@@ -97,7 +97,7 @@ void* tsCalloc(std::size_t count, std::size_t size) {
   return std::calloc(count, size);
 }
 
-// The region `p` lies in, and whether it is this thread's (active or paused).
+// This thread's region (its scope active or paused) when `p` lies in what it has handed out; null otherwise.
 Region* ownRegionOf(const void* p) {
   Region* r = t_state.region;
   const char* c = static_cast<const char*>(p);
