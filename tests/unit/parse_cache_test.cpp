@@ -59,5 +59,30 @@ TEST(ParseCache, OnlyATextAskedForAgainIsKept) {
   EXPECT_EQ(s3.nodeText(s3.root()), shared);
 }
 
+// Long texts are hashed by a sample of their bytes; two that differ only outside it share a hash, and the
+// cache still tells them apart by comparing them whole.
+TEST(ParseCache, TextsAlikeInTheirSampleAreStillTwoEntries) {
+  std::string a(100000, 'x');
+  for (std::size_t i = 0; i < a.size(); i += 97) a[i] = static_cast<char>('a' + i % 26);
+  std::string b = a;
+  std::size_t unsampled = 2048 + 20;  // past the head, between the first two slices
+  b[unsampled] = '#';
+  ASSERT_NE(a, b);
+  EXPECT_EQ(sampledTextHash(a), sampledTextHash(b));
+  std::string c = a;
+  c[c.size() - 10] = '#';  // in the tail
+  EXPECT_NE(sampledTextHash(a), sampledTextHash(c));
+  EXPECT_NE(sampledTextHash("short a"), sampledTextHash("short b"));  // short texts: every byte
+
+  RunCacheScope run;
+  RunTextCache<int> cache;
+  cache.store(a, [](std::string_view) { return 1; });
+  EXPECT_FALSE(cache.find(b).has_value());
+  cache.store(b, [](std::string_view) { return 2; });
+  EXPECT_EQ(cache.find(a), 1);
+  EXPECT_EQ(cache.find(b), 2);
+  EXPECT_EQ(cache.size(), 2u);
+}
+
 }  // namespace
 }  // namespace portcheck::parse_cache_test

@@ -59,8 +59,7 @@ TSNode findCall(const Unit& unit, int file, TSNode root, const std::string& name
           (isNull(found) || ts_node_start_byte(n) < ts_node_start_byte(found)))
         found = n;
     }
-    uint32_t count = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < count; ++i) stack.push_back(ts_node_named_child(n, i));
+    for (TSNode c : namedChildren(n)) stack.push_back(c);  // one walk (ts_node_named_child(n, i) walks from the start)
   }
   return found;
 }

@@ -180,10 +180,7 @@ void scanClass(FileScan& s, FileModel& fm, TSNode cls, const std::vector<TSNode>
     program_index = static_cast<int>(fm.programs.size());
     fm.programs.push_back({name, locOf(*s.src, cls), {}});
   }
-  TSNode body = childByField(cls, "body");
-  uint32_t count = isNull(body) ? 0 : ts_node_named_child_count(body);
-  for (uint32_t i = 0; i < count; ++i) {
-    TSNode c = ts_node_named_child(body, i);
+  for (TSNode c : namedChildren(childByField(cls, "body"))) {  // one walk over a class of many methods
     std::vector<TSNode> decs;
     if (nodeType(c) == "decorated_definition") {
       uint32_t n = ts_node_named_child_count(c);

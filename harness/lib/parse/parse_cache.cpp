@@ -41,6 +41,20 @@ std::uint64_t runCacheGeneration() {
   return s.generation;
 }
 
+std::size_t sampledTextHash(std::string_view text) {
+  constexpr std::size_t kWhole = 6144, kEnds = 2048, kSlices = 64, kSlice = 16;
+  if (text.size() <= kWhole) return std::hash<std::string_view>{}(text);
+  std::string sample;
+  sample.reserve(2 * kEnds + kSlices * kSlice + sizeof(std::size_t));
+  const std::size_t size = text.size();
+  sample.append(reinterpret_cast<const char*>(&size), sizeof size);
+  sample.append(text.substr(0, kEnds));
+  const std::size_t middle = size - 2 * kEnds;
+  for (std::size_t i = 0; i < kSlices; ++i) sample.append(text.substr(kEnds + middle * i / kSlices, kSlice));
+  sample.append(text.substr(size - kEnds));
+  return std::hash<std::string_view>{}(sample);
+}
+
 namespace {
 
 RunTextCache<std::shared_ptr<const SyntaxTree>>& pythonTrees() {

@@ -37,6 +37,12 @@ class RunCacheScope {
 // keyed on text keeps entries only for the generation it was filled in.
 std::uint64_t runCacheGeneration();
 
+// A hash of a text that reads at most ~6 KB of it: all of a short text; of a long one its size, its first
+// and last 2 KB and 64 slices of 16 bytes spread over the rest. Texts that differ only elsewhere collide,
+// and a cache then tells them apart by comparing them whole: a run hashes each file's text several
+// times (parse and import caches), which read every byte each time.
+std::size_t sampledTextHash(std::string_view text);
+
 // A value computed from a file's text, remembered for the current run only: empty outside a
 // RunCacheScope, emptied when a new run starts, bounded by kMaxCachedBytes of keys. Thread-safe.
 template <class V>
@@ -52,7 +58,8 @@ class RunTextCache {
     if (it == values_.end()) return std::nullopt;
     return it->second;
   }
-  // Whether `text` was asked about before in this run (it is remembered by its hash from now on).
+  // Whether `text` was asked about before in this run (it is remembered by its hash from now on: a text
+  // whose sampled hash another's matches counts as asked, which only decides what a run keeps).
   bool askedBefore(std::string_view text) {
     const std::uint64_t generation = runCacheGeneration();
     if (generation == 0) return false;
@@ -93,7 +100,7 @@ class RunTextCache {
   std::uint64_t generation_ = 0;
   struct TextHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    std::size_t operator()(std::string_view s) const { return sampledTextHash(s); }
   };
   std::unordered_map<std::string, V, TextHash, std::equal_to<>> values_;
   std::unordered_set<std::uint64_t> asked_;
