@@ -85,18 +85,10 @@ TEST(SyntaxTree, NodeTypeIsTheNameTreeSitterGivesEveryNode) {
   auto walk = [&](Language lang, const std::string& text) {
     SyntaxTree t = SyntaxTree::parse(lang, text);
     ASSERT_TRUE(t.ok());
-    TSTreeCursor c = ts_tree_cursor_new(t.root());
-    for (;;) {
-      TSNode n = ts_tree_cursor_current_node(&c);
+    test::forEachNode(t.root(), [&](TSNode n) {
       ASSERT_EQ(nodeType(n), std::string_view(ts_node_type(n)));
       ++seen[std::string(nodeType(n))];
-      if (ts_tree_cursor_goto_first_child(&c)) continue;
-      bool moved = false;
-      while (!moved && !(moved = ts_tree_cursor_goto_next_sibling(&c)))
-        if (!ts_tree_cursor_goto_parent(&c)) break;
-      if (!moved) break;
-    }
-    ts_tree_cursor_delete(&c);
+    });
   };
   int files = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(test::fixturesDir())) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "parse/syntax_tree.h"
 
 namespace portcheck::test {
 
@@ -52,6 +53,21 @@ inline std::string readFile(const std::filesystem::path& p) {
 
 inline std::string sourceDir() { return PORTCHECK_SOURCE_DIR; }
 inline std::string fixturesDir() { return PORTCHECK_FIXTURES_DIR; }
+
+// Calls visit(node) for every node under `root`, itself first, in document order (one tree cursor).
+template <class Visit>
+void forEachNode(TSNode root, Visit&& visit) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (;;) {
+    visit(ts_tree_cursor_current_node(&c));
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!moved && !(moved = ts_tree_cursor_goto_next_sibling(&c)))
+      if (!ts_tree_cursor_goto_parent(&c)) break;
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+}
 // The stand-in compiler interpreter (tests/fixtures/compile/fake-python.sh).
 inline std::string fakeCompilePython() { return fixturesDir() + "/compile/fake-python.sh"; }
 

@@ -11,6 +11,7 @@
 #include "parse/parse_cache.h"
 #include "parse/syntax_tree.h"
 #include "parse/tree_arena.h"
+#include "test_support.h"
 
 // Tree-sitter's allocator, as it calls it (set by parse/tree_arena.cpp).
 extern "C" {
@@ -25,16 +26,7 @@ namespace {
 // Every node of the tree, counted with a cursor of its own.
 long countNodes(const SyntaxTree& t) {
   long n = 0;
-  TSTreeCursor c = ts_tree_cursor_new(t.root());
-  for (;;) {
-    ++n;
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool moved = false;
-    while (!moved && !(moved = ts_tree_cursor_goto_next_sibling(&c)))
-      if (!ts_tree_cursor_goto_parent(&c)) break;
-    if (!moved) break;
-  }
-  ts_tree_cursor_delete(&c);
+  test::forEachNode(t.root(), [&](TSNode) { ++n; });
   return n;
 }
 

@@ -46,8 +46,8 @@ bool ordersPipesByHand(const KernelModel& m, const Call& c);
 KernelClass classifyKernel(const SourceFile& file, const KernelModel& model, bool names_auto_rules = false);
 
 // The class of a file that is provably not PTO-ISA from its words alone (no `pto`, no Tile type name, no PTO
-// instruction name, comments included), the same class classifyKernel gives it after a parse; nullopt when
-// only the parse can tell. Lets a large vendored CCE header skip the C++ parse.
+// instruction name outside comments and literals: kernel/code_words.h), the same class classifyKernel gives
+// it after a parse; nullopt when only the parse can tell. Lets a large vendored CCE header skip the C++ parse.
 std::optional<KernelClass> classifyWithoutParse(const SourceFile& file);
 
 }  // namespace portcheck::kernel
