@@ -724,10 +724,11 @@ class BodyBuilder {
 
   // x[a:b, c:d] on a tensor or tile: a view / implicit load of the sliced region.
   int subscriptExpr(TSNode n, int stmt, int depth) {
-    int base = expr(childByField(n, "value"), stmt, depth + 1);
+    const TSNode value = childByField(n, "value");
+    int base = expr(value, stmt, depth + 1);
     std::vector<int> idx;
     for (TSNode c : namedChildren(n)) {
-      if (isComment(c) || ts_node_eq(c, childByField(n, "value"))) continue;
+      if (isComment(c) || ts_node_eq(c, value)) continue;
       int e = expr(c, stmt, depth + 1);
       if (e >= 0) idx.push_back(e);
     }

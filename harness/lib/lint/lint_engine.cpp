@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -165,9 +166,10 @@ LintOutcome mergeOutcomes(std::vector<Diagnostic> first, std::vector<LintOutcome
   LintOutcome all;
   all.diagnostics = std::move(first);
   for (LintOutcome& r : results) {
-    all.diagnostics.insert(all.diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
-    all.files.insert(all.files.end(), r.files.begin(), r.files.end());
-    all.sram.insert(all.sram.end(), r.sram.begin(), r.sram.end());
+    all.diagnostics.insert(all.diagnostics.end(), std::make_move_iterator(r.diagnostics.begin()),
+                           std::make_move_iterator(r.diagnostics.end()));
+    all.files.insert(all.files.end(), std::make_move_iterator(r.files.begin()), std::make_move_iterator(r.files.end()));
+    all.sram.insert(all.sram.end(), std::make_move_iterator(r.sram.begin()), std::make_move_iterator(r.sram.end()));
   }
   config.apply(all.diagnostics);
   return all;
