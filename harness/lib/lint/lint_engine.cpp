@@ -161,7 +161,7 @@ void lintMemoryUnit(const Workspace& ws, const MemoryUnit& unit, const LintSetti
   lintSources(project, std::move(sources), settings, out, context);
 }
 
-// Merges per-unit outcomes in unit order and applies the configuration.
+// Merges per-unit outcomes in unit order, moving them out of `results`, and applies the configuration.
 LintOutcome mergeOutcomes(std::vector<Diagnostic> first, std::vector<LintOutcome>& results, const Config& config) {
   LintOutcome all;
   all.diagnostics = std::move(first);
