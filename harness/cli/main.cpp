@@ -161,7 +161,8 @@ int main(int argc, char** argv) {
   McpOptions mcp_options;
   auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
   mcp->add_option("--root", mcp_options.roots,
-                  "Folder tool calls may touch when the client gives no roots (repeatable; default: the current folder)");
+                  "Folder tool calls may touch; relative paths resolve against the first (repeatable; default: the "
+                  "current folder)");
   SkillsOptions skills_options;
   auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
   skills->require_subcommand(1);
