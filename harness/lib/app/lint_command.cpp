@@ -72,8 +72,9 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
   lintInto(report, session, options, targets, CacheOptions{compile.cache_dir, compile.no_cache});
   kernelCompileInto(report, session, options, io);
   // The compile stage runs when the toolchain is found; otherwise TOOL003 says why it was skipped.
-  // --run adds the simulator run, which compiles first itself.
-  if (compile.run) runInto(report, session, options, compile, targets, io, /*required=*/false);
+  // --run adds the simulator run, which compiles first itself: a run asked for and not possible is a
+  // tool error (COMP909, exit 2), never a clean check that ran nothing.
+  if (compile.run) runInto(report, session, options, compile, targets, io, /*required=*/true);
   else compileInto(report, session, options, compile, targets, io, /*required=*/false);
   report.run.seconds = secondsSince(start);
   return recordEmitAndExit(report, session, options, io, targets, compile.run ? "check --run" : "check",

@@ -46,7 +46,8 @@ void runInto(Report& report, const Session& session, const CommonOptions& option
   if (!tc.found) {
     // The compile stage says why (COMP909 or TOOL003); nothing can run without it.
     compileInto(report, session, options, compile, targets, io, required);
-    report.run.stages.push_back({"run", StageState::Skipped, "no PyPTO toolchain, so nothing was compiled"});
+    report.run.stages.push_back({"run", required ? StageState::Failed : StageState::Skipped,
+                                 "nothing ran on the simulator: no PyPTO toolchain, so nothing was compiled"});
     return;
   }
 

@@ -227,7 +227,7 @@ TEST(RunCommand, CheckRunsTheSimulatorOnlyWithRun) {
   EXPECT_TRUE(has(with_run.out, "\"name\": \"run\"")) << with_run.out;
 }
 
-TEST(RunCommand, WithoutAToolchainRunIsAToolErrorAndCheckRunSkipsIt) {
+TEST(RunCommand, WithoutAToolchainRunAndCheckRunAreToolErrorsThatSayNothingRan) {
   test::TempDir ws;
   ws.write(".git/HEAD", "ref: refs/heads/main\n");
   ws.write("projects/p/pypto_src/golden.py", "x = 1\n");
@@ -235,9 +235,15 @@ TEST(RunCommand, WithoutAToolchainRunIsAToolErrorAndCheckRunSkipsIt) {
   auto r = test::runBinary("run " + pypto + "projects/p", ws.path());
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_TRUE(has(r.out, "[COMP909]")) << r.out;
+  // check --run asked for a run: the lint still reports, the missing toolchain is an error and exit 2.
   auto c = test::runBinary("check --run --format json --no-kernel-compile " + pypto + "projects/p", ws.path());
-  EXPECT_TRUE(has(c.out, "\"name\": \"run\", \"state\": \"skipped\"") || has(c.out, "\"skipped\"")) << c.out;
-  EXPECT_TRUE(has(c.out, "TOOL003")) << c.out;
+  EXPECT_EQ(c.exit_code, 2) << c.out;
+  EXPECT_TRUE(has(c.out, "COMP909")) << c.out;
+  EXPECT_TRUE(has(c.out, "\"name\": \"lint\"") || has(c.out, "\"name\": \"estimate\"")) << c.out;
+  // Without --run, check only skips the compile (TOOL003) and exits on its findings.
+  auto plain = test::runBinary("check --format json --no-kernel-compile " + pypto + "projects/p", ws.path());
+  EXPECT_NE(plain.exit_code, 2) << plain.out;
+  EXPECT_TRUE(has(plain.out, "TOOL003")) << plain.out;
 }
 
 }  // namespace
