@@ -111,6 +111,7 @@ int runLintChanges(const CommonOptions& options, const GitChangeOptions& git, co
 struct ReportOptions {
   std::optional<std::string> html;       // --html FILE; default <cache-dir>/report/report.html
   std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
+  std::vector<std::string> assume;       // --assume NAME=VALUE: a run-time value for the schedule's counts
 };
 
 // port-check report PATH...: the SRAM table (estimate, capacity, %; the compiler's actual figure when

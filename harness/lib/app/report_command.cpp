@@ -1,4 +1,5 @@
 // port-check report: SRAM table, advice and the HTML page.
+#include <charconv>
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -40,7 +41,7 @@ struct UnitAnalysis {
 };
 
 UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std::vector<fs::path>& sources,
-                         const Config& config, Platform platform, bool project) {
+                         const Config& config, Platform platform, bool project, const cost::Env& assumed) {
   std::vector<SourceFile> files;
   std::vector<std::string> own;
   for (const fs::path& p : sources) {
@@ -64,7 +65,7 @@ UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std
   std::vector<sram::KernelEstimate> kernels = sram::firstInstances(all);
   u.graph.graphs = advice::buildTaskGraphs(model, kernels);
   // The port's own files are the run; an imported block's test entry is not (as tune counts it).
-  const cost::ScheduleCost cost = cost::scheduleCost(model, all, platform, own);
+  const cost::ScheduleCost cost = cost::scheduleCost(model, all, platform, own, assumed);
   if (cost.kernels.empty() && cost.unknown.empty()) return u;  // nothing dispatched: a library of kernels
   ScheduleRow row;
   row.project = name;
@@ -141,6 +142,18 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
     return kExitToolError;
   }
   Session session = openSession(options, io);
+  cost::Env assumed;
+  for (const std::string& a : report_options.assume) {
+    const std::size_t eq = a.find('=');
+    std::int64_t value = 0;
+    const char* end = a.data() + a.size();
+    if (eq == std::string::npos || eq == 0 ||
+        std::from_chars(a.data() + eq + 1, end, value).ptr != end || eq + 1 == a.size()) {
+      io.err << "port-check: error: --assume takes NAME=INTEGER, got '" << a << "'\n";
+      return kExitToolError;
+    }
+    assumed[a.substr(0, eq)] = value;
+  }
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   report.append(targets.problems);
@@ -154,6 +167,11 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
   report.run.files = std::move(lint.files);
   sram::mergeSramRows(report.sram, lint.sram);
   report.run.stages.push_back({"estimate", StageState::Ran, ""});
+  if (!assumed.empty()) {
+    std::string said;
+    for (const auto& [n, v] : assumed) said += (said.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+    report.run.stages.push_back({"assume", StageState::Ran, "run-time values assumed for the schedule: " + said});
+  }
   cachedActualsInto(report, session, options, report_options, targets);
 
   HtmlReportInput html;
@@ -166,10 +184,10 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
     if (u.schedule) report.schedule.push_back(std::move(*u.schedule));
   };
   for (const Project& p : targets.projects)
-    add(analyzeUnit(session.workspace, p.name, p.sources, session.config, session.platform, true));
+    add(analyzeUnit(session.workspace, p.name, p.sources, session.config, session.platform, true, assumed));
   for (const fs::path& f : targets.files)
     if (isPythonSource(f))
-      add(analyzeUnit(session.workspace, f.stem().string(), {f}, session.config, session.platform, false));
+      add(analyzeUnit(session.workspace, f.stem().string(), {f}, session.config, session.platform, false, assumed));
 
   const fs::path cache = cacheRoot(session, options, report_options.cache_dir);
   // The last `port-check tune` of each project on this platform (docs/tune.md), when the cache has one.

@@ -19,9 +19,10 @@ using dsl::Value;
 // The trips of all loops around `stmt` in its function: the product of their static trip counts, else,
 // when a loop's bounds are an outer loop's variable (`pl.parallel(h * 2, h * 2 + 2)`), the number of
 // assignments of their variables; nullopt with `why` when neither is known.
-std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why) {
-  if (std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why)) return trips;
-  const std::vector<Env> envs = loopEnvs(fn, stmt, {}, kTaskLimit);
+std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why,
+                                       const Env& assumed) {
+  if (std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why, assumed)) return trips;
+  const std::vector<Env> envs = loopEnvs(fn, stmt, assumed, kTaskLimit);
   if (envs.empty()) return std::nullopt;
   why.clear();
   return static_cast<std::int64_t>(envs.size());
@@ -30,16 +31,17 @@ std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Functio
 // The dispatches of the dispatching statement `stmt` per run of its function: once per trip of every loop
 // around it, and a `for i in pl.spmd(n)` body once per block too (its own loop counts); nullopt with
 // `why` when a count is not static.
-std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why) {
+std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why,
+                                         const Env& assumed) {
   const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
   std::optional<std::int64_t> own = 1;
   if (st.loop >= 0 && fn.loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
-    own = fn.loops[static_cast<std::size_t>(st.loop)].trip_count;
+    own = tripCount(fn, stmt, assumed);
   if (!own) {
     why = "block count of the pl.spmd at " + where(file, fn, stmt);
     return std::nullopt;
   }
-  std::optional<std::int64_t> trips = runsAround(file, fn, stmt, why);
+  std::optional<std::int64_t> trips = runsAround(file, fn, stmt, why, assumed);
   if (!trips) return std::nullopt;
   return *trips * *own;
 }
@@ -82,20 +84,20 @@ std::vector<CallSite> stageCalls(const dsl::ProgramModel& model, const sram::Ker
 // when no function of the run calls the stage, with `why` set when a trip count is not static.
 template <typename InRun>
 std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                            const InRun& inRun, std::string& why) {
+                                            const InRun& inRun, std::string& why, const Env& assumed) {
   const Function* stage = model.function({kernel.file_index, kernel.function_index});
   if (!stage || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= stage->regions.size()) return std::nullopt;
   const dsl::FileModel& stage_file = model.files[static_cast<std::size_t>(kernel.file_index)];
   const int scope = stage->regions[static_cast<std::size_t>(kernel.region)].stmt;
   if (scope < 0) return std::nullopt;
-  std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, why);
+  std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, why, assumed);
   if (!inside) return std::nullopt;
   const std::vector<CallSite> sites = stageCalls(model, kernel, inRun);
   if (sites.empty()) return std::nullopt;
   std::int64_t calls = 0;
   for (const CallSite& site : sites) {
     std::optional<std::int64_t> around =
-        runsAround(model.files[static_cast<std::size_t>(site.file)], *site.caller, site.call->stmt, why);
+        runsAround(model.files[static_cast<std::size_t>(site.file)], *site.caller, site.call->stmt, why, assumed);
     if (!around) return std::nullopt;
     calls += *around;
   }
@@ -127,18 +129,21 @@ struct VaryingWork {
 };
 
 std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                         const std::vector<CallSite>& calls) {
+                                         const std::vector<CallSite>& calls, const Env& assumed) {
   const Function* fn = model.function({kernel.file_index, kernel.function_index});
   if (!fn || kernel.region < 0) return std::nullopt;
   const int scope = fn->regions[static_cast<std::size_t>(kernel.region)].stmt;
   std::vector<Env> bases;
   if (calls.empty()) {
-    bases.push_back({});
+    bases.push_back(assumed);
   } else {
     for (const CallSite& site : calls) {
       if (site.call->stmt < 0) return std::nullopt;
-      for (const Env& e : loopEnvs(*site.caller, site.call->stmt, {}, kTaskLimit))
-        bases.push_back(bindParams(*site.caller, *site.call, *fn, e));
+      for (const Env& e : loopEnvs(*site.caller, site.call->stmt, assumed, kTaskLimit)) {
+        Env bound = assumed;
+        for (const auto& [name, value] : bindParams(*site.caller, *site.call, *fn, e)) bound[name] = value;
+        bases.push_back(std::move(bound));
+      }
       if (bases.empty()) return std::nullopt;
     }
   }
@@ -168,7 +173,7 @@ std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const 
 }
 
 ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
-                          Platform platform, const std::vector<std::string>& entry_files) {
+                          Platform platform, const std::vector<std::string>& entry_files, const Env& assumed) {
   auto inRun = [&](int file_index) {
     const std::string& path = model.files[static_cast<std::size_t>(file_index)].path;
     return entry_files.empty() || std::find(entry_files.begin(), entry_files.end(), path) != entry_files.end();
@@ -195,7 +200,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       k.enclosing_loop = t.enclosing_loop;
       k.estimates = t.estimates;
       std::string why;
-      k.dispatches = dispatchesAt(file, fn, t.stmt, why);
+      k.dispatches = dispatchesAt(file, fn, t.stmt, why, assumed);
       k.blocks = spmdBlocks(fn, t.stmt);
       if (!k.dispatches) unknown(cost.tasks, why);
       // One dispatch runs both halves of a split kernel.
@@ -210,7 +215,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         const sram::KernelEstimate& ke = kernels[static_cast<std::size_t>(e)];
         if (!regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
         std::string bwhy;
-        if (std::optional<KernelWork> w = kernelWork(model, ke, bwhy)) {
+        if (std::optional<KernelWork> w = kernelWork(model, ke, bwhy, assumed)) {
           fixed += *w;
           continue;
         }
@@ -221,7 +226,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         if (!own && value >= 0 && fn.exprs[static_cast<std::size_t>(value)].kind == dsl::ExprKind::Call)
           calls.push_back({g.file_index, &fn, &fn.exprs[static_cast<std::size_t>(value)]});
         std::optional<VaryingWork> v;
-        if (own || !calls.empty()) v = varyingWork(model, ke, calls);
+        if (own || !calls.empty()) v = varyingWork(model, ke, calls, assumed);
         if (!v || !k.dispatches || v->tasks != *k.dispatches) {
           known = false;
           unknown(cost.gm_bytes, bwhy);
@@ -277,7 +282,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     const Function* stage = model.function({ke.file_index, ke.function_index});
     if (!stage || !stage->isInline()) continue;
     std::string why;
-    std::optional<std::int64_t> calls = stageDispatches(model, ke, inRun, why);
+    std::optional<std::int64_t> calls = stageDispatches(model, ke, inRun, why, assumed);
     if (!calls) {
       if (!why.empty()) {
         unknown(cost.tasks, why);
@@ -306,12 +311,12 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     k.graph = graph_number++;  // a stage's dispatches follow everything dispatched before them
     for (std::size_t before = 0; before < cost.kernels.size(); ++before) k.after.push_back({static_cast<int>(before), false});
     std::string wwhy;
-    if (std::optional<KernelWork> w = kernelWork(model, ke, wwhy)) k.work_per_task = *w;
+    if (std::optional<KernelWork> w = kernelWork(model, ke, wwhy, assumed)) k.work_per_task = *w;
     if (cost.tasks) *cost.tasks += *calls;
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
     if (!bytes) {
       // Bytes that depend on the task: count each task under the values the run calls the stage with.
-      if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun)); v && v->tasks == *calls) {
+      if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun), assumed); v && v->tasks == *calls) {
         all = v->total.gmBytes();
         bytes = v->largest;
         std::size_t top = 0;

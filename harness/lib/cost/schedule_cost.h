@@ -29,6 +29,7 @@
 
 #include "advice/task_graph.h"
 #include "cost/kernel_work.h"
+#include "cost/trip_counts.h"
 #include "dsl/dsl_model.h"
 #include "sram/sram_estimator.h"
 
@@ -67,8 +68,12 @@ struct ScheduleCost {
 // The cost of the program's schedule; `kernels` are its estimates (estimateProgram). `entry_files`
 // (paths as in the model; empty: every file) are the files whose orchestration-level functions are the
 // run: a library block's own test entry in an imported file is not part of the port's run.
+// `assumed`: values of names the source leaves to run time (a length read from a tensor, a dynamic
+// dimension), given by the user (`port-check report --assume NAME=VALUE`), used wherever a trip count or
+// block count needs one.
 ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram::KernelEstimate>& kernels,
-                          Platform platform, const std::vector<std::string>& entry_files = {});
+                          Platform platform, const std::vector<std::string>& entry_files = {},
+                          const Env& assumed = {});
 
 // The bytes a kernel moves through GM in one dispatch (see above); nullopt with `why` when a loop in
 // it has no static trip count or a moved tile has no static size.

@@ -1,5 +1,7 @@
 #include "cost/trip_counts.h"
 
+#include <algorithm>
+
 namespace portcheck::cost {
 
 using dsl::Expr;
@@ -18,6 +20,25 @@ std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& e
   if (e.kind == dsl::ExprKind::Name)
     if (auto it = env.find(e.name); it != env.end()) return it->second;
   if (e.number.isInt()) return e.number.i;
+  // min / max of indices (pl.min(TOK_TILE, n - p0), Python's min): both sides known.
+  if (e.kind == dsl::ExprKind::Call && e.args.size() == 2 && e.kwargs.empty()) {
+    const std::string_view op = e.isPlCall() ? e.opName() : std::string_view(e.name);
+    if (op == "min" || op == "max") {
+      std::optional<std::int64_t> a = evalIndex(fn, e.args[0], env, depth + 1);
+      std::optional<std::int64_t> b = evalIndex(fn, e.args[1], env, depth + 1);
+      if (!a || !b) return std::nullopt;
+      return op == "min" ? std::min(*a, *b) : std::max(*a, *b);
+    }
+  }
+  // A local bound once to an index expression (`n_blocks = (n + B - 1) // B`): its definition.
+  if (e.kind == dsl::ExprKind::Name && e.value >= 0) {
+    const dsl::Value& v = fn.values[static_cast<std::size_t>(e.value)];
+    if (v.def_stmt >= 0 && !v.loop_carried) {
+      const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(v.def_stmt)];
+      if (st.kind == dsl::StmtKind::Assign && st.targets.size() == 1 && st.value >= 0 && st.value != expr)
+        return evalIndex(fn, st.value, env, depth + 1);
+    }
+  }
   if (e.kind == dsl::ExprKind::BinOp && e.children.size() == 2) {
     std::optional<std::int64_t> a = evalIndex(fn, e.children[0], env, depth + 1);
     std::optional<std::int64_t> b = evalIndex(fn, e.children[1], env, depth + 1);
