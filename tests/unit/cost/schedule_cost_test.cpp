@@ -2,6 +2,7 @@
 // (loads and stores times the loops around them in the kernel, times the dispatches).
 #include <gtest/gtest.h>
 
+#include "core/source_file.h"
 #include "cost/schedule_cost.h"
 #include "dsl/dsl_model.h"
 #include "sram/sram_estimator.h"
