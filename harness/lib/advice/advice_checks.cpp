@@ -4,6 +4,7 @@
 #include "advice/loop_into_scope_check.h"
 #include "advice/merge_parallel_scopes_check.h"
 #include "advice/online_softmax_check.h"
+#include "advice/serial_blocks_check.h"
 #include "advice/shrink_over_capacity_check.h"
 
 namespace portcheck {
@@ -17,6 +18,7 @@ const std::vector<std::unique_ptr<AdviceCheck>>& adviceChecks() {
     v.push_back(std::make_unique<MergeParallelScopesCheck>());
     v.push_back(std::make_unique<LoopIntoScopeCheck>());
     v.push_back(std::make_unique<OnlineSoftmaxCheck>());
+    v.push_back(std::make_unique<SerialBlocksCheck>());
     return v;
   }();
   return checks;

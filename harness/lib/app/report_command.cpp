@@ -13,6 +13,8 @@
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
 #include "lint/lint_engine.h"
+#include "perf/device_schedule.h"
+#include "perf/schedule_row.h"
 #include "report/html_report.h"
 #include "rules/catalogue.h"
 #include "sram/sram_estimator.h"
@@ -48,6 +50,8 @@ UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std
   if (files.empty()) return u;
   if (project)  // as lint does: the pypto-lib blocks the port imports are part of its program
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, files)) files.push_back(std::move(f));
+  else  // and a loose program file's modules imported from disk
+    for (SourceFile& f : localImportsOf(ws, files)) files.push_back(std::move(f));
   dsl::ProgramModel model = dsl::buildProgramModel(files);
   std::vector<sram::KernelEstimate> all = sram::estimateProgram(model, platform);
   std::vector<sram::KernelEstimate> kernels = sram::firstInstances(all);
@@ -64,6 +68,7 @@ UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std
   row.gm_bytes = cost.gm_bytes;
   row.critical_gm_bytes = cost.critical_gm_bytes;
   row.unknown = cost.unknown;
+  perf::fillDeviceTime(row, perf::deviceTime(cost, perf::deviceSpec(platform)));
   u.schedule = std::move(row);
   return u;
 }

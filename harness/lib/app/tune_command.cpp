@@ -5,6 +5,7 @@
 // port (through the compile cache, in parallel); the best that compile cleanly can run their golden on
 // the simulator (--run K); everything is ranked by the cost model (tune/cost_model.h). --apply writes
 // the pick into the port and records one ledger attempt; --html writes the plot and the table.
+#include <cmath>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -294,7 +295,8 @@ json toJson(const ProjectTune& t, Platform platform) {
               {"use", s.use},
               {"tasks", s.tasks ? json(*s.tasks) : json(nullptr)},
               {"gm_bytes", s.gm_bytes ? json(*s.gm_bytes) : json(nullptr)},
-              {"critical_gm_bytes", s.critical_gm_bytes ? json(*s.critical_gm_bytes) : json(nullptr)}};
+              {"critical_gm_bytes", s.critical_gm_bytes ? json(*s.critical_gm_bytes) : json(nullptr)},
+              {"device_us", s.device_us ? json(std::round(*s.device_us * 100.0) / 100.0) : json(nullptr)}};
     if (!s.pruned.empty()) c["pruned"] = s.pruned;
     if (!s.cost_unknown.empty()) c["cost_unknown"] = s.cost_unknown;
     if (s.compiled)
@@ -342,7 +344,7 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
       << t.strategy << " over " << static_cast<long long>(t.grid_size) << ")"
       << (t.proposed ? "; no TUNABLES, so candidates proposed from the shapes" : "") << "\n";
   if (!t.note.empty()) out << "  note: " << t.note << "\n";
-  out << "  rank  configuration                            critical GM   GM bytes      tasks  estimate                              compiler"
+  out << "  rank  configuration                            est. us     critical GM   GM bytes      tasks  estimate                              compiler"
          "                                golden\n";
   int rank = 0;
   for (const tune::Screened& s : t.configs) {
@@ -350,8 +352,10 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
     std::string cfg = tune::label(s.config) + (s.current ? " (now)" : "");
     std::string estimate = kept ? s.binding + " " + percent(s.use) : "PRUNED " + s.pruned;
     char line[1024];
-    std::snprintf(line, sizeof line, "  %4s  %-40s %-13s %-13s %-6s %-37s %-39s %s", kept ? std::to_string(++rank).c_str() : "-",
-                  cfg.c_str(), figure(s.critical_gm_bytes).c_str(), figure(s.gm_bytes).c_str(), figure(s.tasks).c_str(), estimate.c_str(),
+    char us[32] = "?";
+    if (s.device_us) std::snprintf(us, sizeof us, "%.2f", *s.device_us);
+    std::snprintf(line, sizeof line, "  %4s  %-40s %-11s %-13s %-13s %-6s %-37s %-39s %s", kept ? std::to_string(++rank).c_str() : "-",
+                  cfg.c_str(), us, figure(s.critical_gm_bytes).c_str(), figure(s.gm_bytes).c_str(), figure(s.tasks).c_str(), estimate.c_str(),
                   compilerText(s).c_str(), goldenText(s).c_str());
     std::string text = line;
     text.erase(text.find_last_not_of(' ') + 1);

@@ -77,8 +77,40 @@ struct GoldenRun {
   bool replayed = false;               // a passed run replayed from the run cache (golden/run_cache.h)
 };
 
+// One kernel's tasks in the device-time model (perf/device_schedule.h): its largest task's time per
+// pipe and in all, the pipe that bounds it, and its tasks' time in all and on the critical path (µs).
+struct KernelTime {
+  std::string kernel;
+  std::string core;                              // AIV, AIC or MIX
+  std::int64_t tasks = 0;
+  double task_us = 0;                            // the largest task
+  std::string bound;                             // MTE2, MTE1, CUBE, FIXP, VECTOR, MTE3 or SCALAR
+  double mte2_us = 0, mte1_us = 0, cube_us = 0, fixp_us = 0, vector_us = 0, mte3_us = 0, scalar_us = 0;
+  double busy_us = 0;                            // every task's time summed (core-µs)
+  double start_us = 0, end_us = 0;               // its first task's start, its last task's end
+  double critical_us = 0;                        // its tasks' time on the critical path
+};
+
+// A stretch of the critical path in one kernel's tasks; `waits`: what its first task waited for
+// ("submit", "core", or the producer kernel).
+struct CriticalStepRow {
+  std::string kernel;
+  std::int64_t tasks = 0;
+  double us = 0;
+  std::string waits;
+};
+
+// One task on the timeline of the HTML report.
+struct TimelineBar {
+  std::string kernel;
+  std::string lane;                              // "AIV 3", "AIC 0", "cluster 2"
+  double start_us = 0, end_us = 0;
+  bool critical = false;
+};
+
 // What one run of a port's schedule costs, counted from the source (cost/schedule_cost.h): kernels,
-// tasks its orchestration dispatches, bytes its kernels move through GM, and those on the critical path.
+// tasks its orchestration dispatches, bytes its kernels move through GM, and those on the critical path;
+// and the device-time model's estimate of the run (docs/perf-model.md).
 struct ScheduleRow {
   std::string project;                           // project or program
   int kernels = 0;                               // distinct kernels dispatched (a split kernel counts once)
@@ -86,6 +118,13 @@ struct ScheduleRow {
   std::optional<std::int64_t> gm_bytes;
   std::optional<std::int64_t> critical_gm_bytes;
   std::vector<std::string> unknown;              // why a figure is unknown
+  std::optional<double> device_us;               // estimated device time of one run; nullopt: not static
+  double aic_utilisation = 0, aiv_utilisation = 0;
+  std::string bound;                             // the pipe bounding the kernel longest on the critical path
+  std::vector<KernelTime> kernel_times;          // one per dispatch site
+  std::vector<CriticalStepRow> critical_path;
+  std::vector<TimelineBar> timeline;             // HTML only (capped; the critical path always kept)
+  int aic = 0, aiv = 0;                          // the platform's cores
 };
 
 enum class StageState { Ran, Skipped, Failed };

@@ -28,16 +28,32 @@
 #include <vector>
 
 #include "advice/task_graph.h"
+#include "cost/kernel_work.h"
 #include "dsl/dsl_model.h"
 #include "sram/sram_estimator.h"
 
 namespace portcheck::cost {
 
+// A dispatch site this one waits for: the task of the same trip (`pairwise`), else all its tasks.
+struct SiteDependency {
+  int site = -1;                        // index into ScheduleCost::kernels
+  bool pairwise = false;
+};
+
+// One dispatch site: a kernel and the tasks one run dispatches of it there.
 struct KernelCost {
   std::string kernel;                   // the compiler's name (a split kernel: without _aic / _aiv)
   std::optional<std::int64_t> dispatches;
+  std::int64_t blocks = 1;              // tasks one submit launches: a pl.spmd(n) dispatch's n blocks
   std::optional<std::int64_t> gm_bytes_per_task;
   int cores = 0;                        // cores its tasks spread over (AIV, or AIC for cube and mixed)
+  std::string core;                     // AIV, AIC or MIX (a cluster of one AIC and its AIVs)
+  std::optional<KernelWork> work_per_task;  // the largest task's work; nullopt: not static
+  std::vector<KernelWork> task_work;    // each task's, when they differ (in dispatch order); else empty
+  int graph = -1;                       // the orchestration function dispatching it (in dispatch order)
+  int enclosing_loop = -1;              // the loop statement of the caller around the dispatch
+  std::vector<SiteDependency> after;    // the sites whose outputs it reads
+  std::vector<int> estimates;           // its kernel estimates (two for a split kernel)
 };
 
 struct ScheduleCost {

@@ -98,7 +98,8 @@ dsl::LocalReader workspaceReader(const Workspace& ws) {
   };
 }
 
-// The modules the Python files of `sources` import from disk (dsl/local_imports.h), read like them.
+}  // namespace
+
 std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources) {
   std::vector<dsl::LocalFile> entries;
   for (const SourceFile& f : sources) {
@@ -111,6 +112,8 @@ std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<So
   for (dsl::LocalFile& f : dsl::importedLocalFiles(entries, workspaceReader(ws))) out.push_back(std::move(f.source));
   return out;
 }
+
+namespace {
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
   TreeArena trees;  // every tree of the unit dies with it

@@ -19,6 +19,10 @@ struct LintOutcome {
 };
 
 // jobs <= 0: one worker per hardware thread.
+// The modules the Python files of `sources` import from disk (dsl/local_imports.h), read like them: a
+// loose program file's context.
+std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources);
+
 LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintSettings& settings, int jobs);
 
 // A unit whose sources are already in memory (staged blobs, a commit's files), linted exactly like a

@@ -1,4 +1,5 @@
 // The JSON report (docs/json-format.md, schema docs/schema/port-check-report.schema.json).
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "output/emitter.h"
@@ -110,6 +111,36 @@ json goldenRunToJson(const GoldenRun& g) {
           {"replayed", g.replayed}};
 }
 
+// The device-time model's figures of a schedule row (docs/perf-model.md); µs rounded to 0.01.
+json deviceTimeToJson(const ScheduleRow& r) {
+  auto us = [](double v) { return std::round(v * 100.0) / 100.0; };
+  json kernels = json::array();
+  for (const KernelTime& k : r.kernel_times)
+    kernels.push_back({{"kernel", k.kernel},
+                       {"core", k.core},
+                       {"tasks", k.tasks},
+                       {"task_us", us(k.task_us)},
+                       {"bound", k.bound},
+                       {"pipes_us", {{"MTE2", us(k.mte2_us)}, {"MTE1", us(k.mte1_us)}, {"CUBE", us(k.cube_us)},
+                                     {"FIXP", us(k.fixp_us)}, {"VECTOR", us(k.vector_us)}, {"MTE3", us(k.mte3_us)},
+                                     {"SCALAR", us(k.scalar_us)}}},
+                       {"busy_us", us(k.busy_us)},
+                       {"start_us", us(k.start_us)},
+                       {"end_us", us(k.end_us)},
+                       {"critical_us", us(k.critical_us)}});
+  json path = json::array();
+  for (const CriticalStepRow& c : r.critical_path)
+    path.push_back({{"kernel", c.kernel}, {"tasks", c.tasks}, {"us", us(c.us)}, {"waits", c.waits}});
+  return {{"us", r.device_us ? json(us(*r.device_us)) : json(nullptr)},
+          {"aic_cores", r.aic},
+          {"aiv_cores", r.aiv},
+          {"aic_utilisation", std::round(r.aic_utilisation * 1000.0) / 1000.0},
+          {"aiv_utilisation", std::round(r.aiv_utilisation * 1000.0) / 1000.0},
+          {"bound", r.bound},
+          {"kernels", kernels},
+          {"critical_path", path}};
+}
+
 json scheduleRowToJson(const ScheduleRow& r) {
   auto figure = [](const std::optional<std::int64_t>& v) { return v ? json(*v) : json(nullptr); };
   return {{"project", r.project},
@@ -117,7 +148,8 @@ json scheduleRowToJson(const ScheduleRow& r) {
           {"tasks", figure(r.tasks)},
           {"gm_bytes", figure(r.gm_bytes)},
           {"critical_gm_bytes", figure(r.critical_gm_bytes)},
-          {"unknown", r.unknown}};
+          {"unknown", r.unknown},
+          {"device", deviceTimeToJson(r)}};
 }
 
 json reportToJson(const Report& report, const EmitOptions& options) {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "output/sram_table.h"
+#include "report/schedule_html.h"
 #include "report/task_graph_layout.h"
 
 namespace portcheck {
@@ -70,6 +71,11 @@ ul.advice{font-size:13px;padding-left:18px}ul.advice li{margin:6px 0}
 .sev-error{color:#b3261e}.sev-warning{color:#9a6700}.sev-info{color:#0b5cad}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 .legend{font-size:12px;color:#5b6577}
+.summary-card .big{font-size:26px;font-weight:600;margin:2px 0}
+table.kernel-times{margin-bottom:6px}.timeline-card{display:block;max-width:1010px}
+@media print{body{margin:8mm;background:#fff}.graph-panel,.table-panel,#sram-bars{overflow:visible;max-height:none}
+.table-panel{display:block}table{page-break-inside:auto}tr,.card,svg{page-break-inside:avoid}thead{display:table-header-group}
+.timeline,.taskgraph{max-width:100%;height:auto}h2{page-break-after:avoid}}
 )";
 
 // One kernel's bars: one row per space, the estimate as a filled bar, the actual as a dark marker.
@@ -207,6 +213,9 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
     << "<title>" << xmlEscape(in.title) << "</title><style>" << kCss << "</style></head><body>";
   s << "<h1>" << xmlEscape(in.title) << "</h1><div class=\"meta\">platform " << xmlEscape(in.platform)
     << " · estimate = port-check from source · actual = the compiler's AllocateMemoryAddr high-water mark</div>";
+  const std::vector<ScheduleRow> no_schedule;
+  const std::vector<ScheduleRow>& schedule = in.report ? in.report->schedule : no_schedule;
+  if (!schedule.empty()) s << scheduleSummaryHtml(schedule);
 
   const std::vector<SramRow> empty;
   const std::vector<SramRow>& rows = in.report ? in.report->sram : empty;
@@ -258,6 +267,19 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
     s << "<div id=\"sram-bars\">";
     for (const auto& [key, rs] : by_fn) s << kernelBars(rs.front()->function, card_of_key[key], rs);
     s << "</div>";
+  }
+
+  if (!schedule.empty()) {
+    s << "<h2>Schedule and device time</h2><p class=\"legend\">One run of each unit, counted from the source; the "
+         "device time is the model's estimate (docs/perf-model.md), not a measurement.</p>"
+      << scheduleTableHtml(schedule);
+    int timeline_index = 0;
+    for (const ScheduleRow& r : schedule) {
+      const std::string svg = timelineSvg(r, timeline_index++);
+      if (svg.empty()) continue;
+      s << "<div class=\"card timeline-card\"><h3>" << xmlEscape(r.project) << ": timeline (one lane per core, the critical "
+           "path outlined in red)</h3>" << svg << "</div>";
+    }
   }
 
   s << "<h2>Orchestration task graph</h2><div id=\"task-graphs\">";

@@ -1,6 +1,7 @@
 #include "tune/cost_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace portcheck::tune {
@@ -11,6 +12,15 @@ namespace {
 int compareFewer(const std::optional<std::int64_t>& a, const std::optional<std::int64_t>& b) {
   if (a.has_value() != b.has_value()) return a ? -1 : 1;
   if (!a || *a == *b) return 0;
+  return *a < *b ? -1 : 1;
+}
+
+// A known time before an unknown one, then the shorter; within 2% a tie.
+int compareTime(const std::optional<double>& a, const std::optional<double>& b) {
+  if (a.has_value() != b.has_value()) return a ? -1 : 1;
+  if (!a) return 0;
+  const double hi = std::max(*a, *b);
+  if (hi <= 0 || std::abs(*a - *b) <= 0.02 * hi) return 0;
   return *a < *b ? -1 : 1;
 }
 
@@ -40,6 +50,7 @@ bool ranksBefore(const Screened& a, const Screened& b) {
   const Verdict va = verdictOf(a), vb = verdictOf(b);
   if (va != vb) return va < vb;
   if (va == Verdict::Pruned) return a.use < b.use;  // the nearest miss first
+  if (int c = compareTime(a.device_us, b.device_us)) return c < 0;
   if (int c = compareFewer(a.critical_gm_bytes, b.critical_gm_bytes)) return c < 0;
   if (int c = compareFewer(a.gm_bytes, b.gm_bytes)) return c < 0;
   if (int c = compareFewer(a.tasks, b.tasks)) return c < 0;
@@ -60,7 +71,7 @@ std::size_t pruneUnderUsed(std::vector<Screened>& configs) {
   std::size_t pruned = 0;
   for (Screened& s : configs) {
     if (!s.pruned.empty() || s.current || s.use * 4 >= top.use * (1 - 1e-9)) continue;
-    if (compareFewer(s.critical_gm_bytes, top.critical_gm_bytes) < 0 || compareFewer(s.gm_bytes, top.gm_bytes) < 0 ||
+    if (compareTime(s.device_us, top.device_us) < 0 || compareFewer(s.critical_gm_bytes, top.critical_gm_bytes) < 0 || compareFewer(s.gm_bytes, top.gm_bytes) < 0 ||
         compareFewer(s.tasks, top.tasks) < 0)
       continue;
     char why[160];

@@ -2,6 +2,7 @@
 
 #include "cost/schedule_cost.h"
 #include "dsl/kernel_arg_shapes.h"
+#include "perf/device_schedule.h"
 #include "sram/sram_estimator.h"
 
 namespace portcheck::tune {
@@ -40,6 +41,7 @@ Screened screen(std::span<const SourceFile> files, const Config& config, Platfor
   s.gm_bytes = cost.gm_bytes;
   s.critical_gm_bytes = cost.critical_gm_bytes;
   s.cost_unknown = cost.unknown;
+  s.device_us = perf::deviceTime(cost, perf::deviceSpec(platform)).total_us;
   for (const sram::KernelEstimate& k : sram::firstInstances(kernels)) {
     ++s.kernels;
     for (const sram::SpaceEstimate& space : k.spaces) {

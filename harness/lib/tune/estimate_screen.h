@@ -26,6 +26,7 @@ struct Screened {
   std::optional<std::int64_t> tasks;
   std::optional<std::int64_t> gm_bytes;
   std::optional<std::int64_t> critical_gm_bytes;  // GM bytes on the critical path (cost/schedule_cost.h)
+  std::optional<double> device_us;  // the device-time model's estimate of one run (docs/perf-model.md)
   std::vector<std::string> cost_unknown;
   std::string pruned;         // why the estimate pruned it ("" = a survivor)
   // The compiler's verdict, for a configuration that fits and was compiled (tune_command.cpp).

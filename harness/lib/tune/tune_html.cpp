@@ -116,7 +116,7 @@ std::string tuneSectionHtml(const json& t) {
   s << "<p class=\"legend\">Green: golden passed · blue: compiled cleanly · grey dot: estimate only · red: failed · "
        "grey cross: pruned (hover for why) · ringed: the port as it is · largest dot: the pick.</p>";
   s << "<div class=\"table-panel\"><table><thead><tr><th>rank</th><th class=\"l\">configuration</th><th class=\"l\">verdict</th>"
-       "<th>GM bytes</th><th>tasks</th><th class=\"l\">binding space</th><th>use</th><th>hints</th><th>sim s</th>"
+       "<th>est. µs</th><th>GM bytes</th><th>tasks</th><th class=\"l\">binding space</th><th>use</th><th>hints</th><th>sim s</th>"
        "<th class=\"l\">why</th></tr></thead><tbody>";
   int rank = 0;
   for (const json& c : configs) {
@@ -128,7 +128,8 @@ std::string tuneSectionHtml(const json& t) {
     s << "<tr" << (pruned ? " class=\"pruned\"" : "") << "><td>" << (pruned ? std::string("–") : std::to_string(++rank))
       << "</td><td class=\"l\"><code>" << xmlEscape(c.value("label", "")) << "</code>"
       << (c.value("current", false) ? " (now)" : "") << "</td><td class=\"l\">" << xmlEscape(verdict) << "</td><td>"
-      << xmlEscape(bytesText(c["gm_bytes"])) << "</td><td>"
+      << (c.contains("device_us") && c["device_us"].is_number() ? fixed(c["device_us"].get<double>(), 2) : std::string("?"))
+      << "</td><td>" << xmlEscape(bytesText(c["gm_bytes"])) << "</td><td>"
       << (c["tasks"].is_number() ? std::to_string(c["tasks"].get<long long>()) : std::string("unknown")) << "</td><td class=\"l\">"
       << xmlEscape(comp ? comp->value("binding", "") : c.value("binding", "")) << "</td><td>" << fixed(100 * useOf(c))
       << "%</td><td>" << (comp ? std::to_string(comp->value("hints", 0)) : std::string("–")) << "</td><td>"

@@ -178,7 +178,7 @@ def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], 
     return y
 )");
   auto text = report(Format::Text, {"projects/chain", "projects/ragged"});
-  EXPECT_NE(text.out.find("Schedule (one run, counted from the source)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Schedule (one run, counted from the source; device time from the model"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("? ragged: trip count of the loop at projects/ragged/pypto_src/program.py:13"),
             std::string::npos)
       << text.out;

@@ -1,5 +1,5 @@
-// The MEM estimate rules and the FUSE advice, data-driven: every tests/fixtures/sram_rules/<ID>_bad.py /
-// <ID>_good.py goes through the estimator stage of lint and its MEM / FUSE findings must equal the
+// The MEM estimate rules, the FUSE advice and the PERF estimator rules, data-driven: every tests/fixtures/sram_rules/<ID>_bad.py /
+// <ID>_good.py goes through the estimator stage of lint and its MEM / FUSE / PERF findings must equal the
 // `# expect: ID ...` annotations exactly (rule and line). Good files carry no annotation and must stay
 // silent. Also: the numbers in the messages, the SRAM figures, the configurable thresholds.
 #include <gtest/gtest.h>
@@ -33,7 +33,7 @@ Linted estimateText(const std::string& path, const std::string& text, const Conf
 
 std::vector<std::pair<std::string, int>> expectations(const std::string& text) {
   std::vector<std::pair<std::string, int>> out;
-  static const std::regex kItem(R"(((?:MEM|FUSE)\d{3}))");
+  static const std::regex kItem(R"(((?:MEM|FUSE|PERF)\d{3}))");
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -77,7 +77,7 @@ TEST(SramRules, EveryFixtureReportsExactlyItsAnnotatedFindings) {
 
 TEST(SramRules, EveryEstimatorRuleHasABadAndAGoodFixture) {
   for (const RuleInfo& r : Catalogue::builtin().rules()) {
-    bool mine = r.family == "FUSE" || (r.family == "MEM" && r.id < "MEM100");
+    bool mine = r.family == "FUSE" || (r.family == "MEM" && r.id < "MEM100") || (r.family == "PERF" && r.source == Stage::Estimator);
     if (!mine) continue;
     EXPECT_TRUE(fs::exists(fixtures() / (r.id + "_bad.py"))) << r.id;
     EXPECT_TRUE(fs::exists(fixtures() / (r.id + "_good.py"))) << r.id;

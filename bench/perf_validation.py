@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Checks the device-time model (docs/perf-model.md) against device times nobody here measured.
+
+Each case is a change in pypto-lib's history whose commit message quotes a device time before and
+after it (a2a3 hardware, the authors' own measurement). The bench extracts the tree of pypto-lib at
+the change's parent and at the change, runs `port-check report --format json` on the measured file
+on both sides, and compares the model's ratio (before / after) with the measured one:
+  direction  the model says the change is faster (or slower) as the device did;
+  within     the model's ratio is within 1.5x of the measured ratio.
+A side the model cannot estimate (device us null: some figure is not static) is a miss, counted in
+the denominator. A second table ranks the DeepSeek-V4 W8A8 operators pypto-lib's performance doc
+quotes (PR #959) and compares the absolute figures (within 2x).
+
+Usage: bench/perf_validation.py --mirror PYPTO_LIB_GIT_DIR [--port-check build/port-check] [--json OUT]
+(the mirror: a clone or bare git directory of hw-native-sys/pypto-lib holding the commits below).
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+import io
+
+# (case, commit of the change, file measured, before, after, unit, where the figures are quoted)
+CHANGES = [
+    ("qwen3-14b prefill, SPMD kernels (#662)", "67834290", "models/qwen3/14b/prefill_fwd.py", 572544.0, 77385.0, "us",
+     "commit message: Mean Total Test Time 572.544 ms -> 77.385 ms, 40 layers, batch 1, seq 128"),
+    ("qwen3-14b prefill, 256 tiles + phase-major MLP (#758)", "4985126d", "models/qwen3/14b/prefill_fwd.py", 8600.0,
+     5800.0, "us", "commit message: 8600us -> 6400us -> 5800us, b=1, 128 seq, 4 layers"),
+    ("qwen3-32b decode scope3 (#90)", "4f729f38", "examples/models/qwen3/qwen3_32b_decode_scope3.py", 63044.26,
+     3284.44, "us", "commit message: Total Test Time 63044.26 us -> 3284.44 us"),
+    ("dsv4 decode_sparse_attn (#486)", "739e7cbb", "models/deepseek/v4/decode_sparse_attn.py", 2744.0, 1842.0, "us",
+     "commit message: 2744us -> 1842us, L2 swimlane"),
+    ("dsv4 decode_sparse_attn ratio0 (#509)", "e2f42882", "models/deepseek/v4/decode_sparse_attn.py", 1443.0, 1241.0,
+     "us", "docs/perf/decode_sparse_attn_optimization.md at 6803d1f9: ratio0 1443 -> 1241 us"),
+    ("dsv4 decode_sparse_attn (#615)", "6f11b59b", "models/deepseek/v4/decode_sparse_attn.py", 1483.0, 1257.0, "us",
+     "commit message: wall 1483 -> 1257 us, tasks 1514 -> 1002"),
+    ("dsv4 qkv_proj_rope decode (#339)", "825a7858", "models/deepseek/v4/qkv_proj_rope.py", 624.0, 545.0, "us",
+     "commit message: S=2 (T=128) wall-clock 624us -> 545us"),
+    ("dsv4 qkv_proj_rope decode (#578)", "777675c8", "models/deepseek/v4/qkv_proj_rope.py", 936.0, 407.0, "us",
+     "commit message: a2a3 L2 swimlane, 5-rep median 936us -> 407us"),
+    ("dsv4 hc_pre fused (#584)", "69bd5ab7", "models/deepseek/v4/hc_pre.py", 112.6, 90.4, "us",
+     "commit message: Total Test Time 112.6 -> 90.4 us"),
+    ("dsv4 decode attention SWA (#516)", "66b749ff", "models/deepseek/v4/decode_attention_swa.py", 1246.0, 955.0, "us",
+     "commit message: SWA 1246 -> 955 us"),
+    ("dsv4 decode attention HCA (#516)", "66b749ff", "models/deepseek/v4/decode_attention_hca.py", 1342.0, 1009.0, "us",
+     "commit message: HCA 1342 -> 1009 us"),
+    ("dsv4 compressor ratio128 (#641)", "16b5b542", "models/deepseek/v4/decode_compressor_ratio128.py", 862.34, 771.80,
+     "us", "commit message: full makespan 862.34us -> 771.80us"),
+    ("qwen3-14b decode layer, 2 layers (#558)", "d78b86bd", "models/qwen3/14b/decode_layer.py", 2114.6, 2090.4, "us",
+     "commit message: 2-layer decode makespan 2114.6us -> 2090.4us"),
+]
+
+# DeepSeek-V4 W8A8 operators: docs/models/deepseek_v4_flash_w8a8_performance.md at 1140b304 (PR #959).
+OPERATORS_COMMIT = "1140b304"
+OPERATORS = [
+    ("CSA", "models/deepseek_v4_flash_mtp/decode_csa.py", 357.0),
+    ("HCA", "models/deepseek_v4_flash_mtp/decode_hca.py", 261.0),
+    ("SWA", "models/deepseek_v4_flash_mtp/decode_swa.py", 243.0),
+    ("MoE", "models/deepseek_v4_flash_mtp/moe.py", 477.0),
+]
+
+
+def extract(mirror, commit, into):
+    """The tree of `commit` under `into` (once)."""
+    if os.path.isdir(into):
+        return into
+    data = subprocess.run(["git", f"--git-dir={mirror}", "archive", commit], check=True,
+                          capture_output=True).stdout
+    os.makedirs(into)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def model_us(port_check, root, path, platform="a2a3"):
+    """The model's device us of the file's run, and why not when it has none."""
+    if not os.path.exists(os.path.join(root, path)):
+        return None, "file not in the tree"
+    r = subprocess.run([port_check, "report", "--format", "json", "--platform", platform, "--html",
+                        os.path.join(root, ".pc-report.html"), path], cwd=root, capture_output=True, text=True,
+                       timeout=600)
+    try:
+        rep = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        return None, f"port-check exit {r.returncode}: {r.stderr.strip()[:200]}"
+    rows = rep.get("schedule", [])
+    if not rows:
+        return None, "no schedule (no orchestration the model follows)"
+    total, why = 0.0, []
+    for row in rows:
+        us = row.get("device", {}).get("us")
+        if us is None:
+            why.extend(row.get("unknown", [])[:2])
+        else:
+            total += us
+    if why:
+        return None, "; ".join(why)[:300]
+    return total, ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mirror", required=True, help="git directory of hw-native-sys/pypto-lib")
+    ap.add_argument("--port-check", default="build/port-check")
+    ap.add_argument("--json", help="write the results here")
+    args = ap.parse_args()
+    port_check = os.path.abspath(args.port_check)
+    results = {"changes": [], "operators": []}
+    with tempfile.TemporaryDirectory(prefix="perf-validation-") as tmp:
+        def tree(commit):
+            return extract(args.mirror, commit, os.path.join(tmp, commit))
+
+        print("| change | measured before -> after | ratio | model before -> after (us) | ratio | direction | within 1.5x |")
+        print("|---|---:|---:|---:|---:|:---:|:---:|")
+        for name, commit, path, before, after, unit, quote in CHANGES:
+            parent = subprocess.run(["git", f"--git-dir={args.mirror}", "rev-parse", "--short=8", commit + "^"],
+                                    check=True, capture_output=True, text=True).stdout.strip()
+            mb, wb = model_us(port_check, tree(parent), path)
+            ma, wa = model_us(port_check, tree(commit), path)
+            measured = before / after
+            row = {"case": name, "parent": parent, "commit": commit, "file": path, "measured_before": before,
+                   "measured_after": after, "source": quote, "model_before": mb, "model_after": ma,
+                   "why_not": wb or wa}
+            if mb and ma:
+                model = mb / ma
+                row["model_ratio"] = model
+                row["direction"] = (model > 1) == (measured > 1) if abs(model - 1) > 0.01 else abs(measured - 1) < 0.05
+                row["within"] = max(model / measured, measured / model) <= 1.5
+                print(f"| {name} | {before:g} -> {after:g} | {measured:.2f}x | {mb:.1f} -> {ma:.1f} | {model:.2f}x | "
+                      f"{'yes' if row['direction'] else 'NO'} | {'yes' if row['within'] else 'NO'} |")
+            else:
+                print(f"| {name} | {before:g} -> {after:g} | {measured:.2f}x | no estimate: {row['why_not'][:120]} | "
+                      f"- | miss | miss |")
+            results["changes"].append(row)
+        n = len(results["changes"])
+        d = sum(1 for r in results["changes"] if r.get("direction"))
+        w = sum(1 for r in results["changes"] if r.get("within"))
+        print(f"\ndirection right: {d} of {n}; ratio within 1.5x: {w} of {n} (a change without an estimate is a miss)")
+        print("\n| operator | measured us | model us | model / measured |")
+        print("|---|---:|---:|---:|")
+        root = tree(OPERATORS_COMMIT)
+        for name, path, us in OPERATORS:
+            m, why = model_us(port_check, root, path)
+            results["operators"].append({"operator": name, "file": path, "measured_us": us, "model_us": m, "why_not": why})
+            print(f"| {name} | {us:g} | {m:.1f} | {m / us:.2f} |" if m else f"| {name} | {us:g} | no estimate: {why[:100]} | - |")
+        known = [o for o in results["operators"] if o["model_us"]]
+        order_measured = [o["operator"] for o in sorted(results["operators"], key=lambda o: o["measured_us"])]
+        order_model = [o["operator"] for o in sorted(known, key=lambda o: o["model_us"])]
+        within2 = sum(1 for o in known if max(o["model_us"] / o["measured_us"], o["measured_us"] / o["model_us"]) <= 2)
+        print(f"\nmeasured order {order_measured}; model order {order_model}; "
+              f"within 2x: {within2} of {len(results['operators'])}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,209 @@
+#include "cost/kernel_work.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "perf/vector_cycles.h"
+
+namespace portcheck::cost {
+
+namespace {
+
+using dsl::Expr;
+using dsl::Function;
+using dsl::Value;
+
+// Ops whose result is a view of their operand: a view of a GM tensor in incore code is the load of
+// the viewed region.
+bool isViewOp(std::string_view op) {
+  return op == "reshape" || op == "slice" || op == "view" || op == "reinterpret_view" || op == "transpose_view";
+}
+
+// Ops that only declare or name a buffer: no pipe works for them.
+bool isDeclaration(std::string_view op) {
+  return op == "create" || op == "create_tile" || op == "create_tensor" || op == "full" || op == "alloc" ||
+         op == "yield_" || op == "range" || op == "parallel" || op == "spmd" || op == "at" || op == "const" ||
+         op.rfind("get_", 0) == 0 || isViewOp(op);
+}
+
+// Ops that make a new buffer rather than compute into one: no implicit load of their operands.
+bool createsBuffer(std::string_view op) {
+  return op == "create" || op == "full" || op == "create_tile" || op == "create_tensor";
+}
+
+bool isMatmul(std::string_view op) { return op.find("matmul") != std::string_view::npos || op == "gemv"; }
+
+// The bytes of `tile`'s elements in `gm`'s element type (what a load or store of it moves).
+std::optional<std::int64_t> movedBytes(const dsl::TypeInfo& tile, const Value* gm) {
+  dsl::TypeInfo moved = tile;
+  if (gm && gm->type.dtype != dsl::DType::Unknown) moved.dtype = gm->type.dtype;
+  return moved.bytes();
+}
+
+std::int64_t dimOr(const dsl::TypeInfo& t, std::size_t i, std::int64_t fallback) {
+  if (!t.shape.rank_known || i >= t.shape.dims.size() || !t.shape.dims[i]) return fallback;
+  return *t.shape.dims[i];
+}
+
+// The contraction length of a matmul: the left operand's last dimension (its first when transposed).
+std::int64_t contraction(const Function& fn, const Expr& call) {
+  const Value* a = call.args.empty() ? nullptr : fn.valueOf(call.args[0]);
+  if (!a || !a->type.shape.rank_known || a->type.shape.dims.empty()) return 0;
+  const std::size_t rank = a->type.shape.dims.size();
+  bool a_trans = false;
+  const int t = fn.arg(call, 99, "a_trans");
+  if (t >= 0) {
+    const Expr& v = fn.exprs[static_cast<std::size_t>(t)];
+    a_trans = v.kind == dsl::ExprKind::Bool && v.number.isInt() && v.number.i == 1;
+  }
+  return dimOr(a->type, a_trans && rank >= 2 ? rank - 2 : rank - 1, 0);
+}
+
+}  // namespace
+
+KernelWork& KernelWork::operator+=(const KernelWork& o) {
+  mte2_bytes += o.mte2_bytes;
+  mte3_bytes += o.mte3_bytes;
+  mte1_bytes += o.mte1_bytes;
+  fixp_bytes += o.fixp_bytes;
+  cube_macs_b16 += o.cube_macs_b16;
+  cube_macs_b8 += o.cube_macs_b8;
+  cube_macs_b32 += o.cube_macs_b32;
+  vector_cycles += o.vector_cycles;
+  instructions += o.instructions;
+  iterations = std::max(iterations, o.iterations);
+  return *this;
+}
+
+KernelWork splitWork(const KernelWork& work, std::int64_t parts) {
+  if (parts <= 1) return work;
+  KernelWork w;
+  w.mte2_bytes = work.mte2_bytes / parts;
+  w.mte3_bytes = work.mte3_bytes / parts;
+  w.mte1_bytes = work.mte1_bytes / parts;
+  w.fixp_bytes = work.fixp_bytes / parts;
+  w.cube_macs_b16 = work.cube_macs_b16 / parts;
+  w.cube_macs_b8 = work.cube_macs_b8 / parts;
+  w.cube_macs_b32 = work.cube_macs_b32 / parts;
+  w.vector_cycles = work.vector_cycles / static_cast<double>(parts);
+  w.instructions = (work.instructions + parts - 1) / parts;
+  w.iterations = std::max<std::int64_t>(1, work.iterations / parts);
+  return w;
+}
+
+std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                     std::string& why, const Env& env) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) {
+    why = "kernel " + kernel.kernel + ": no source region";
+    return std::nullopt;
+  }
+  const dsl::FileModel& file = model.files[static_cast<std::size_t>(kernel.file_index)];
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+  // Loops counted: those inside the region (an spmd for-form's own loop dispatches, it is not counted).
+  const int first = region.stmt >= 0 ? region.stmt : 0;
+  const int stop = region.stmt;
+  KernelWork w;
+  std::int64_t* moved = nullptr;  // the pipe `add` charges
+  auto trips = [&](int stmt) { return tripsAround(file, *fn, stmt, first, stop, why, env); };
+  auto add = [&](int stmt, std::optional<std::int64_t> bytes, const std::string& what) {
+    if (!bytes) {
+      why = "size of " + what + " at " + where(file, *fn, stmt);
+      return false;
+    }
+    std::optional<std::int64_t> n = trips(stmt);
+    if (!n) return false;
+    *moved += *bytes * *n;
+    w.instructions += *n;
+    w.iterations = std::max(w.iterations, *n);
+    return true;
+  };
+  auto load = [&](int stmt, std::optional<std::int64_t> bytes, const std::string& what) {
+    moved = &w.mte2_bytes;
+    return add(stmt, bytes, what);
+  };
+  auto store = [&](int stmt, std::optional<std::int64_t> bytes, const std::string& what) {
+    moved = &w.mte3_bytes;
+    return add(stmt, bytes, what);
+  };
+  for (int c : fn->calls) {
+    const Expr& call = fn->exprs[static_cast<std::size_t>(c)];
+    if (call.stmt < region.first || call.stmt >= region.last || call.pl_name.empty()) continue;
+    const std::string_view op = call.opName();
+    const Value* result = call.value >= 0 ? &fn->values[static_cast<std::size_t>(call.value)] : nullptr;
+    bool ok = true;
+    if (op == "load" && result && !call.args.empty()) {
+      ok = load(call.stmt, movedBytes(result->type, fn->valueOf(call.args[0])), "the loaded tile");
+    } else if (op == "store" && !call.args.empty()) {
+      const Value* tile = fn->valueOf(call.args[0]);
+      const int out = call.args.size() >= 3 ? call.args[2] : fn->arg(call, 99, "output_tensor");
+      ok = tile ? store(call.stmt, movedBytes(tile->type, fn->valueOf(out)), "the stored tile") : true;
+    } else if (op == "assemble" && call.args.size() >= 2 && fn->valueOf(call.args[0]) &&
+               !fn->valueOf(call.args[0])->on_chip) {
+      // Assembling into a GM tensor stores the assembled tile at its offset.
+      const Value* part = fn->valueOf(call.args[1]);
+      ok = part ? store(call.stmt, movedBytes(part->type, fn->valueOf(call.args[0])), "the assembled tile") : true;
+    } else if (result && result->on_chip && result->type.kind == dsl::ValueKind::Tensor && !createsBuffer(op) &&
+               !isViewOp(op)) {
+      // Tensor-level compute on chip: each GM tensor operand is loaded first.
+      for (int a : call.args) {
+        const Value* v = fn->valueOf(a);
+        if (!v || v->on_chip || v->type.kind != dsl::ValueKind::Tensor) continue;
+        if (!(ok = load(call.stmt, v->type.bytes(), "the implicitly loaded tensor"))) break;
+      }
+    } else if (result && result->on_chip && result->type.kind == dsl::ValueKind::Tensor && isViewOp(op)) {
+      // A view of a GM tensor in incore code is the load of the viewed region.
+      const Value* src = call.args.empty() ? nullptr : fn->valueOf(call.args[0]);
+      if (src && !src->on_chip) ok = load(call.stmt, result->type.bytes(), "the viewed region");
+    }
+    if (!ok) return std::nullopt;
+    // Compute: a matmul on the cube, any other tile op (not a move, a declaration) on the vector unit.
+    if (!result || op == "load" || op == "store" || op == "assemble" || isDeclaration(op)) continue;
+    const std::optional<std::int64_t> n = trips(call.stmt);
+    if (!n) return std::nullopt;
+    const std::int64_t out_bytes = result->type.bytes().value_or(0);
+    if (isMatmul(op)) {
+      const std::int64_t m = dimOr(result->type, result->type.shape.dims.size() >= 2 ? result->type.shape.dims.size() - 2 : 0, 1);
+      const std::int64_t ncols = dimOr(result->type, result->type.shape.dims.empty() ? 0 : result->type.shape.dims.size() - 1, 1);
+      const std::int64_t k = contraction(*fn, call);
+      const Value* a = call.args.empty() ? nullptr : fn->valueOf(call.args[0]);
+      const Value* b = call.args.size() < 2 ? nullptr : fn->valueOf(call.args[1]);
+      std::int64_t batch = 1;
+      if (result->type.shape.rank_known && result->type.shape.dims.size() > 2)
+        for (std::size_t d = 0; d + 2 < result->type.shape.dims.size(); ++d) batch *= dimOr(result->type, d, 1);
+      const std::int64_t macs = batch * m * ncols * k * *n;
+      const int bits = a ? dsl::dtypeBits(a->type.dtype) : 16;
+      (bits >= 32 ? w.cube_macs_b32 : bits <= 8 && bits > 0 ? w.cube_macs_b8 : w.cube_macs_b16) += macs;
+      w.mte1_bytes += ((a ? a->type.bytes().value_or(0) : 0) + (b ? b->type.bytes().value_or(0) : 0)) * *n;
+      w.fixp_bytes += out_bytes * *n;
+    } else {
+      // The vector unit walks the largest tile the op reads or writes, row by row.
+      const dsl::TypeInfo* widest = &result->type;
+      int tiles = 0;
+      for (int a : call.args)
+        if (const Value* v = fn->valueOf(a); v && v->on_chip) {
+          ++tiles;
+          if (v->type.bytes().value_or(0) > widest->bytes().value_or(0)) widest = &v->type;
+        }
+      const std::int64_t row_bytes = widest->innermostBytes().value_or(0);
+      const std::int64_t rows = row_bytes > 0 ? widest->bytes().value_or(0) / row_bytes : 0;
+      w.vector_cycles += perf::vectorCycles(op, rows, row_bytes, tiles) * static_cast<double>(*n);
+    }
+    w.instructions += *n;
+    w.iterations = std::max(w.iterations, *n);
+  }
+  // Subscript sugar on a GM tensor (`x[0:M, k0:k0 + K]` read, `y[0:M, d0:d0 + D] = acc` written) is a
+  // load or store of the subscripted region.
+  for (const dsl::SubscriptAccess& sa : fn->subscripts) {
+    if (sa.stmt < region.first || sa.stmt >= region.last || sa.base_value < 0 || sa.expr < 0) continue;
+    const Value& base = fn->values[static_cast<std::size_t>(sa.base_value)];
+    if (base.type.kind != dsl::ValueKind::Tensor || base.on_chip) continue;
+    const Value* accessed = fn->valueOf(sa.expr);
+    const std::optional<std::int64_t> bytes = accessed ? movedBytes(accessed->type, &base) : std::nullopt;
+    const char* what = sa.write ? "the written region" : "the read region";
+    if (!(sa.write ? store(sa.stmt, bytes, what) : load(sa.stmt, bytes, what))) return std::nullopt;
+  }
+  return w;
+}
+
+}  // namespace portcheck::cost

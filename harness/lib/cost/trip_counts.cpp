@@ -1,0 +1,128 @@
+#include "cost/trip_counts.h"
+
+namespace portcheck::cost {
+
+using dsl::Expr;
+using dsl::Function;
+
+std::string where(const dsl::FileModel& file, const Function& fn, int stmt) {
+  return file.path + ":" + std::to_string(fn.stmts[static_cast<std::size_t>(stmt)].loc.line);
+}
+
+
+// An index expression's value under `env`: integer literals and constants, names bound in `env`, and
+// + - * // % of those; nullopt otherwise.
+std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& env, int depth) {
+  if (expr < 0 || depth > 32) return std::nullopt;
+  const Expr& e = fn.exprs[static_cast<std::size_t>(expr)];
+  if (e.kind == dsl::ExprKind::Name)
+    if (auto it = env.find(e.name); it != env.end()) return it->second;
+  if (e.number.isInt()) return e.number.i;
+  if (e.kind == dsl::ExprKind::BinOp && e.children.size() == 2) {
+    std::optional<std::int64_t> a = evalIndex(fn, e.children[0], env, depth + 1);
+    std::optional<std::int64_t> b = evalIndex(fn, e.children[1], env, depth + 1);
+    if (!a || !b) return std::nullopt;
+    if (e.name == "+") return *a + *b;
+    if (e.name == "-") return *a - *b;
+    if (e.name == "*") return *a * *b;
+    if ((e.name == "//" || e.name == "%") && *b != 0) {
+      std::int64_t q = *a / *b;
+      if ((*a % *b != 0) && ((*a < 0) != (*b < 0))) --q;  // Python's floor division
+      return e.name == "//" ? q : *a - q * *b;
+    }
+  }
+  return std::nullopt;
+}
+
+
+// The range of loop statement `l`: its static bounds, else its bounds evaluated under `env`.
+std::optional<Range> rangeOf(const Function& fn, int l, const Env& env) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+  if (st.loop < 0) return std::nullopt;
+  const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
+  if (loop.trip_count && loop.start.isInt() && loop.step.isInt()) return Range{loop.start.i, loop.step.i, *loop.trip_count};
+  if (st.value < 0 || loop.iter == dsl::LoopIter::PlWhile || loop.iter == dsl::LoopIter::PythonWhile) return std::nullopt;
+  const Expr& it = fn.exprs[static_cast<std::size_t>(st.value)];
+  if (it.kind != dsl::ExprKind::Call || it.args.empty() || it.args.size() > 3) return std::nullopt;
+  std::optional<std::int64_t> start = it.args.size() >= 2 ? evalIndex(fn, it.args[0], env) : std::optional<std::int64_t>(0);
+  std::optional<std::int64_t> stop = evalIndex(fn, it.args.size() >= 2 ? it.args[1] : it.args[0], env);
+  std::optional<std::int64_t> step = it.args.size() == 3 ? evalIndex(fn, it.args[2], env) : std::optional<std::int64_t>(1);
+  if (!start || !stop || !step || *step <= 0) return std::nullopt;
+  return Range{*start, *step, *stop > *start ? (*stop - *start + *step - 1) / *step : 0};
+}
+
+
+// The trip count of loop statement `l`: its static one, else its range's bounds evaluated under `env`.
+std::optional<std::int64_t> tripCount(const Function& fn, int l, const Env& env) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+  if (st.loop >= 0)
+    if (const std::optional<std::int64_t> n = fn.loops[static_cast<std::size_t>(st.loop)].trip_count) return n;
+  if (env.empty()) return std::nullopt;
+  const std::optional<Range> r = rangeOf(fn, l, env);
+  return r ? std::optional<std::int64_t>(r->trips) : std::nullopt;
+}
+
+
+// The product of the trip counts of the loops around `stmt`, innermost first, stopping at (not
+// counting) loop statement `stop` or at a loop outside `[first, ...)`; nullopt when one is not static
+// (nor known under `env`).
+std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Function& fn, int stmt, int first,
+                                        int stop, std::string& why, const Env& env) {
+  std::int64_t trips = 1;
+  for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && l >= first && l != stop;
+       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
+    const std::optional<std::int64_t> n = tripCount(fn, l, env);
+    if (!n) {
+      why = "trip count of the loop at " + where(file, fn, l);
+      return std::nullopt;
+    }
+    trips *= *n;
+  }
+  return trips;
+}
+
+
+// Every assignment of the loop variables of the loops around `stmt` in `fn` (outermost first), each
+// extended from `base`; empty when a loop around it has no static trip count or more than `limit`
+// assignments would result.
+std::vector<Env> loopEnvs(const Function& fn, int stmt, const Env& base, std::size_t limit) {
+  std::vector<int> loops;
+  for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0;
+       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop)
+    loops.insert(loops.begin(), l);
+  std::vector<Env> envs{base};
+  for (int l : loops) {
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
+    if (st.loop < 0) return {};
+    const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
+    std::vector<Env> next;
+    for (const Env& env : envs) {
+      const std::optional<Range> r = rangeOf(fn, l, env);
+      if (!r || loop.targets.size() != 1) return {};
+      for (std::int64_t i = 0; i < r->trips; ++i) {
+        if (next.size() >= limit) return {};
+        Env e = env;
+        e[loop.targets[0]] = r->start + i * r->step;
+        next.push_back(std::move(e));
+      }
+    }
+    envs = std::move(next);
+  }
+  return envs;
+}
+
+
+// A function's scalar parameters bound to the values `call` passes them under `caller_env`.
+Env bindParams(const Function& caller, const Expr& call, const Function& callee, const Env& caller_env) {
+  Env env;
+  std::size_t pos = 0;
+  for (const dsl::Param& p : callee.params) {
+    if (p.is_self) continue;
+    if (std::optional<std::int64_t> v = evalIndex(caller, caller.arg(call, pos, p.name), caller_env)) env[p.name] = *v;
+    ++pos;
+  }
+  return env;
+}
+
+
+}  // namespace portcheck::cost

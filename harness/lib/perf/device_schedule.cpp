@@ -1,0 +1,227 @@
+#include "perf/device_schedule.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace portcheck::perf {
+
+namespace {
+
+// The dispatch order of the run: site by site, except that sites dispatched alike under one loop of
+// the orchestration (same loop, same count) take turns, one task each per trip, as the loop runs them.
+std::vector<std::pair<int, std::int64_t>> dispatchOrder(const cost::ScheduleCost& cost) {
+  std::vector<std::pair<int, std::int64_t>> order;
+  const auto& sites = cost.kernels;
+  for (std::size_t s = 0; s < sites.size();) {
+    std::size_t end = s + 1;
+    while (sites[s].enclosing_loop >= 0 && end < sites.size() && sites[end].graph == sites[s].graph &&
+           sites[end].enclosing_loop == sites[s].enclosing_loop && sites[end].dispatches == sites[s].dispatches)
+      ++end;
+    const std::int64_t n = sites[s].dispatches.value_or(0);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::size_t k = s; k < end; ++k) order.emplace_back(static_cast<int>(k), i);
+    s = end;
+  }
+  return order;
+}
+
+enum class Wait { None, Submit, Core, Producer };
+
+struct Lanes {
+  std::vector<double> free_at;
+  std::vector<std::int64_t> last;  // the task that ran last on the lane, -1 when none
+  std::vector<double> busy;
+  explicit Lanes(int n) : free_at(static_cast<std::size_t>(n), 0.0), last(static_cast<std::size_t>(n), -1), busy(static_cast<std::size_t>(n), 0.0) {}
+  int earliest() const {
+    return static_cast<int>(std::min_element(free_at.begin(), free_at.end()) - free_at.begin());
+  }
+};
+
+}  // namespace
+
+DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
+  DeviceTime out;
+  out.aic = spec.aic;
+  out.aiv = spec.aiv;
+  out.unknown = cost.unknown;
+  const auto& sites = cost.kernels;
+  // Every task's duration, by site; a site whose tasks work alike computes it once.
+  std::vector<std::int64_t> base(sites.size() + 1, 0);
+  std::vector<std::vector<double>> duration(sites.size());
+  bool known = cost.unknown.empty();
+  for (std::size_t s = 0; s < sites.size(); ++s) {
+    const cost::KernelCost& k = sites[s];
+    SiteTime st;
+    st.kernel = k.kernel;
+    st.core = k.core;
+    st.tasks = k.dispatches.value_or(0);
+    const int lanes = k.core == "AIV" ? spec.aiv : spec.aic;
+    const int sharing = static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(st.tasks, 1), lanes));
+    if (!k.dispatches || !k.work_per_task) {
+      if (known) out.unknown.push_back("the work of kernel " + k.kernel + "'s tasks is not static");
+      known = false;
+    } else {
+      st.largest = taskTime(*k.work_per_task, spec, k.core, sharing);
+      if (!k.task_work.empty() && static_cast<std::int64_t>(k.task_work.size()) == st.tasks) {
+        for (const cost::KernelWork& w : k.task_work) duration[s].push_back(taskTime(w, spec, k.core, sharing).task);
+      } else {
+        duration[s].assign(static_cast<std::size_t>(st.tasks), st.largest.task);
+      }
+    }
+    base[s + 1] = base[s] + st.tasks;
+    out.sites.push_back(std::move(st));
+  }
+  out.tasks = base.back();
+  std::int64_t submits = 0;
+  for (const cost::KernelCost& k : sites) submits += (k.dispatches.value_or(0) + k.blocks - 1) / std::max<std::int64_t>(1, k.blocks);
+  out.submit_us = static_cast<double>(submits) * spec.submit_us;
+  if (!known) return out;
+  if (out.tasks > kSimulatedTaskLimit) {
+    out.unknown.push_back(std::to_string(out.tasks) + " tasks: more than the " + std::to_string(kSimulatedTaskLimit) +
+                          " the model places one by one");
+    return out;
+  }
+  const std::size_t total = static_cast<std::size_t>(out.tasks);
+  std::vector<double> start(total, 0.0), end(total, 0.0);
+  std::vector<std::int64_t> pred(total, -1);
+  std::vector<Wait> wait(total, Wait::None);
+  std::vector<int> lane_of(total, 0);
+  std::vector<double> site_end(sites.size(), 0.0);
+  std::vector<std::int64_t> site_last(sites.size(), -1);
+  Lanes aic(spec.aic), aiv(spec.aiv);
+  std::int64_t launches = 0;  // submits so far: a pl.spmd dispatch's blocks share one
+  for (const auto& [s, i] : dispatchOrder(cost)) {
+    const std::size_t id = static_cast<std::size_t>(base[static_cast<std::size_t>(s)] + i);
+    const cost::KernelCost& k = sites[static_cast<std::size_t>(s)];
+    if (i % std::max<std::int64_t>(1, k.blocks) == 0) ++launches;
+    double ready = static_cast<double>(launches - 1) * spec.submit_us;
+    Wait why = ready > 0 ? Wait::Submit : Wait::None;
+    std::int64_t from = -1;
+    for (const cost::SiteDependency& d : k.after) {
+      const std::size_t ds = static_cast<std::size_t>(d.site);
+      std::int64_t producer = site_last[ds];
+      double t = site_end[ds];
+      if (d.pairwise && i < sites[ds].dispatches.value_or(0)) {
+        producer = base[ds] + i;
+        t = end[static_cast<std::size_t>(producer)];
+      }
+      if (producer >= 0 && t >= ready) {
+        ready = t;
+        why = Wait::Producer;
+        from = producer;
+      }
+    }
+    // The core: the first free one of the task's kind; a mixed task takes a cluster (AIC c, AIV 2c, 2c+1).
+    int lane = 0;
+    double free_at = 0;
+    std::int64_t core_last = -1;
+    if (k.core == "MIX") {
+      double best = -1;
+      for (int c = 0; c < spec.aic; ++c) {
+        double f = aic.free_at[static_cast<std::size_t>(c)];
+        for (int v = 2 * c; v < 2 * c + 2 && v < spec.aiv; ++v) f = std::max(f, aiv.free_at[static_cast<std::size_t>(v)]);
+        if (best < 0 || f < best) {
+          best = f;
+          lane = c;
+        }
+      }
+      free_at = best;
+      core_last = aic.last[static_cast<std::size_t>(lane)];
+    } else {
+      Lanes& pool = k.core == "AIV" ? aiv : aic;
+      lane = pool.earliest();
+      free_at = pool.free_at[static_cast<std::size_t>(lane)];
+      core_last = pool.last[static_cast<std::size_t>(lane)];
+    }
+    if (free_at > ready) {
+      ready = free_at;
+      why = Wait::Core;
+      from = core_last;
+    }
+    const double d = duration[static_cast<std::size_t>(s)][static_cast<std::size_t>(i)];
+    start[id] = ready;
+    end[id] = ready + d;
+    pred[id] = why == Wait::Submit ? -1 : from;
+    wait[id] = why;
+    lane_of[id] = lane;
+    auto occupy = [&](Lanes& pool, int l) {
+      pool.free_at[static_cast<std::size_t>(l)] = end[id];
+      pool.last[static_cast<std::size_t>(l)] = static_cast<std::int64_t>(id);
+      pool.busy[static_cast<std::size_t>(l)] += d;
+    };
+    if (k.core == "MIX") {
+      occupy(aic, lane);
+      for (int v = 2 * lane; v < 2 * lane + 2 && v < spec.aiv; ++v) occupy(aiv, v);
+    } else {
+      occupy(k.core == "AIV" ? aiv : aic, lane);
+    }
+    SiteTime& st = out.sites[static_cast<std::size_t>(s)];
+    st.busy_us += d;
+    st.first_start_us = i == 0 ? start[id] : std::min(st.first_start_us, start[id]);
+    if (end[id] >= site_end[static_cast<std::size_t>(s)]) {
+      site_end[static_cast<std::size_t>(s)] = end[id];
+      site_last[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(id);
+    }
+    st.last_end_us = site_end[static_cast<std::size_t>(s)];
+  }
+  double makespan = 0;
+  std::int64_t last = -1;
+  for (std::size_t id = 0; id < total; ++id)
+    if (end[id] >= makespan) {
+      makespan = end[id];
+      last = static_cast<std::int64_t>(id);
+    }
+  out.total_us = makespan;
+  auto busy = [](const Lanes& l) {
+    double b = 0;
+    for (double x : l.busy) b += x;
+    return b;
+  };
+  if (makespan > 0) {
+    out.aic_utilisation = busy(aic) / (spec.aic * makespan);
+    out.aiv_utilisation = busy(aiv) / (spec.aiv * makespan);
+  }
+  // The site of a task.
+  auto site_of = [&](std::int64_t id) {
+    return static_cast<int>(std::upper_bound(base.begin(), base.end(), id) - base.begin()) - 1;
+  };
+  // The critical path: from the last task to finish back along what each one waited for.
+  std::vector<std::int64_t> path;
+  for (std::int64_t id = last; id >= 0; id = pred[static_cast<std::size_t>(id)]) path.push_back(id);
+  std::reverse(path.begin(), path.end());
+  std::vector<bool> critical(total, false);
+  for (std::int64_t id : path) {
+    critical[static_cast<std::size_t>(id)] = true;
+    const int s = site_of(id);
+    const double d = end[static_cast<std::size_t>(id)] - start[static_cast<std::size_t>(id)];
+    out.sites[static_cast<std::size_t>(s)].critical_us += d;
+    if (out.critical.empty() || out.critical.back().kernel != sites[static_cast<std::size_t>(s)].kernel) {
+      CriticalStep step;
+      step.kernel = sites[static_cast<std::size_t>(s)].kernel;
+      const Wait w = wait[static_cast<std::size_t>(id)];
+      const std::int64_t p = pred[static_cast<std::size_t>(id)];
+      step.waits = w == Wait::Submit ? "submit" : w == Wait::Core ? "core" : w == Wait::Producer && p >= 0 ? sites[static_cast<std::size_t>(site_of(p))].kernel : "";
+      out.critical.push_back(step);
+    }
+    out.critical.back().tasks += 1;
+    out.critical.back().us += d;
+  }
+  // The timeline: every task when few, else the critical path and an even sample of the rest.
+  const std::size_t stride = total <= kTimelineBars ? 1 : (total + kTimelineBars - 1) / kTimelineBars;
+  for (std::size_t id = 0; id < total; ++id) {
+    if (!critical[id] && id % stride != 0) continue;
+    const int s = site_of(static_cast<std::int64_t>(id));
+    TaskBar b;
+    b.site = s;
+    b.index = static_cast<std::int64_t>(id) - base[static_cast<std::size_t>(s)];
+    const std::string& core = sites[static_cast<std::size_t>(s)].core;
+    b.lane = (core == "MIX" ? "cluster " : core == "AIV" ? "AIV " : "AIC ") + std::to_string(lane_of[id]);
+    b.start_us = start[id];
+    b.end_us = end[id];
+    b.critical = critical[id];
+    out.bars.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace portcheck::perf

@@ -1,0 +1,136 @@
+// The run's device time: tasks in dispatch order on the cores of their kind, after their producers and
+// the orchestrator's submit; the critical path and the utilisation.
+#include <gtest/gtest.h>
+
+#include "perf/device_schedule.h"
+
+namespace portcheck {
+namespace {
+
+const perf::DeviceSpec& a2a3() { return perf::deviceSpec(Platform::A2A3); }
+
+// A vector-streaming task of about `us` microseconds on one core alone (its MTE2 at one core's rate).
+cost::KernelWork streaming(double us) {
+  cost::KernelWork w;
+  w.mte2_bytes = static_cast<std::int64_t>(us * a2a3().gm_to_ub_bytes_per_s / 1e6);
+  w.iterations = 1;
+  return w;
+}
+
+cost::KernelCost site(const std::string& kernel, const std::string& core, std::int64_t tasks, cost::KernelWork w,
+                      int graph = 0, int loop = -1) {
+  cost::KernelCost k;
+  k.kernel = kernel;
+  k.core = core;
+  k.dispatches = tasks;
+  k.cores = core == "AIV" ? 48 : 24;
+  k.work_per_task = w;
+  k.graph = graph;
+  k.enclosing_loop = loop;
+  return k;
+}
+
+cost::ScheduleCost costOf(std::vector<cost::KernelCost> sites) {
+  cost::ScheduleCost c;
+  c.kernels = std::move(sites);
+  return c;
+}
+
+TEST(DeviceSchedule, TasksUpToTheCoreCountRunSideBySide) {
+  const double one = perf::deviceTime(costOf({site("k", "AIV", 1, streaming(100))}), a2a3()).total_us.value();
+  const double full = perf::deviceTime(costOf({site("k", "AIV", 48, streaming(100))}), a2a3()).total_us.value();
+  const double two_waves = perf::deviceTime(costOf({site("k", "AIV", 96, streaming(100))}), a2a3()).total_us.value();
+  // 48 tasks each streaming at 1/48 of the HBM take longer than one alone, but far less than 48 in a row.
+  EXPECT_GT(full, one);
+  EXPECT_LT(full, 48 * one / 4);
+  EXPECT_NEAR(two_waves, 2 * full, full * 0.15);
+}
+
+TEST(DeviceSchedule, SplittingOneLongTaskOverTheCoresIsFaster) {
+  const perf::DeviceTime serial = perf::deviceTime(costOf({site("rows", "AIV", 1, streaming(1600))}), a2a3());
+  const perf::DeviceTime split = perf::deviceTime(costOf({site("rows", "AIV", 16, streaming(100))}), a2a3());
+  ASSERT_TRUE(serial.total_us && split.total_us);
+  EXPECT_LT(*split.total_us * 5, *serial.total_us);
+  EXPECT_NEAR(serial.aiv_utilisation, 1.0 / 48, 1e-3);
+  EXPECT_GT(split.aiv_utilisation, serial.aiv_utilisation * 5);
+}
+
+TEST(DeviceSchedule, AConsumerWaitsForItsProducerAndTheCriticalPathSaysSo) {
+  cost::KernelCost a = site("produce", "AIV", 4, streaming(50));
+  cost::KernelCost b = site("consume", "AIV", 4, streaming(50));
+  b.after.push_back({0, false});
+  const perf::DeviceTime t = perf::deviceTime(costOf({a, b}), a2a3());
+  ASSERT_TRUE(t.total_us);
+  ASSERT_EQ(t.sites.size(), 2u);
+  EXPECT_GE(t.sites[1].first_start_us, t.sites[0].last_end_us);
+  ASSERT_EQ(t.critical.size(), 2u);
+  EXPECT_EQ(t.critical[0].kernel, "produce");
+  EXPECT_EQ(t.critical[1].kernel, "consume");
+  EXPECT_EQ(t.critical[1].waits, "produce");
+}
+
+TEST(DeviceSchedule, SitesDispatchedAlikeInOneLoopPipelineTripByTrip) {
+  // Trip i's consumer waits for trip i's producer only: later producers overlap earlier consumers.
+  cost::KernelWork slow = streaming(100);
+  cost::KernelCost a = site("produce", "AIV", 96, slow, 0, 7);
+  cost::KernelCost b = site("consume", "AIV", 96, slow, 0, 7);
+  cost::KernelCost barrier_b = b;
+  b.after.push_back({0, true});
+  barrier_b.after.push_back({0, false});
+  const double pairwise = perf::deviceTime(costOf({a, b}), a2a3()).total_us.value();
+  const double barrier = perf::deviceTime(costOf({a, barrier_b}), a2a3()).total_us.value();
+  EXPECT_LE(pairwise, barrier);
+}
+
+TEST(DeviceSchedule, AMixedTaskTakesAWholeCluster) {
+  const perf::DeviceTime t = perf::deviceTime(costOf({site("mix", "MIX", 24, streaming(100)),
+                                                      site("vec", "AIV", 48, streaming(100), 1)}), a2a3());
+  ASSERT_TRUE(t.total_us);
+  // The 24 mixed tasks hold every AIV pair, so the vector tasks wait for them.
+  EXPECT_GE(t.sites[1].first_start_us, t.sites[0].first_start_us + 90);
+  EXPECT_EQ(t.bars.front().lane.rfind("cluster", 0), 0u);
+}
+
+TEST(DeviceSchedule, ManySmallTasksAreBoundByTheOrchestratorsSubmit) {
+  cost::KernelWork tiny;
+  tiny.vector_cycles = 1;
+  const perf::DeviceTime t = perf::deviceTime(costOf({site("tiny", "AIV", 10'000, tiny)}), a2a3());
+  ASSERT_TRUE(t.total_us);
+  EXPECT_NEAR(*t.total_us, 10'000 * a2a3().submit_us, 10'000 * a2a3().submit_us * 0.01);
+  EXPECT_EQ(t.critical.back().waits, "submit");
+}
+
+TEST(DeviceSchedule, TheBlocksOfOneSpmdLaunchShareOneSubmit) {
+  cost::KernelWork tiny;
+  tiny.vector_cycles = 1;
+  cost::KernelCost dispatched = site("tiny", "AIV", 48, tiny);
+  cost::KernelCost spmd = dispatched;
+  spmd.blocks = 48;
+  const perf::DeviceTime a = perf::deviceTime(costOf({dispatched}), a2a3());
+  const perf::DeviceTime b = perf::deviceTime(costOf({spmd}), a2a3());
+  ASSERT_TRUE(a.total_us && b.total_us);
+  EXPECT_NEAR(a.submit_us, 48 * a2a3().submit_us, 1e-9);
+  EXPECT_NEAR(b.submit_us, a2a3().submit_us, 1e-9);
+  EXPECT_LT(*b.total_us * 10, *a.total_us);
+}
+
+TEST(DeviceSchedule, UnknownWorkMakesTheTimeUnknownAndSaysWhich) {
+  cost::KernelCost k = site("k", "AIV", 4, streaming(10));
+  k.work_per_task.reset();
+  const perf::DeviceTime t = perf::deviceTime(costOf({k}), a2a3());
+  EXPECT_FALSE(t.total_us);
+  ASSERT_FALSE(t.unknown.empty());
+  EXPECT_NE(t.unknown[0].find("k"), std::string::npos);
+}
+
+TEST(DeviceSchedule, TheTimelineKeepsEveryCriticalTaskWhenItSamples) {
+  const perf::DeviceTime t = perf::deviceTime(costOf({site("k", "AIV", 20'000, streaming(5))}), a2a3());
+  ASSERT_TRUE(t.total_us);
+  EXPECT_LE(t.bars.size(), perf::kTimelineBars + t.critical.front().tasks + 1);
+  std::size_t critical = 0;
+  for (const perf::TaskBar& b : t.bars) critical += b.critical ? 1 : 0;
+  EXPECT_EQ(static_cast<std::int64_t>(critical), t.critical.front().tasks);
+}
+
+}  // namespace
+}  // namespace portcheck
