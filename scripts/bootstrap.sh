@@ -10,8 +10,10 @@ packages=(
   clang-19 python3 python3-jsonschema
   # The pre-commit framework test runs Debian's pre-commit and the newest from PyPI in a venv.
   pre-commit python3-venv
-  # The man page is help2man's rendering of port-check --help (packaging/).
-  help2man
+  # The man page test renders the page generated from the command line with groff (packaging/).
+  groff-base
+  # scripts/lint_package.sh runs lintian on the .deb (scripts/test.sh; packaging/lintian-overrides).
+  lintian
   # Plain torch for the tests that run goldens without PyPTO (the run adapter against its stand-in,
   # the pypto-lib blocks' reference math); they skip without it. The simulator needs torch >= 2.3,
   # which lives in a virtual environment outside the tree (docs/doctor.md), not here.

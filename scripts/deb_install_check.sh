@@ -19,5 +19,7 @@ DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-rec
 mkdir "$ws/projects" && cp -r projects/row_softmax "$ws/projects/"
 (cd "$ws" && /usr/bin/port-check lint projects/row_softmax)
 test -f /usr/share/man/man1/port-check.1.gz
+test -f /usr/share/doc/port-check/copyright
+test -f /usr/share/doc/port-check/cli.md
 test -f /usr/share/bash-completion/completions/port-check
 echo "deb_install_check: $(basename "$deb") installed and ran; removing it"

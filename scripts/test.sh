@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, builds and runs the whole test suite through ctest (this is what CI runs), packages the
-# build as a .deb and checks that apt installs it and it runs, then runs the suite again under
-# AddressSanitizer and UndefinedBehaviorSanitizer: a clang-19 build in build-sanitize/ that also
+# build as a .deb, lints it (lintian) and checks that apt installs it and it runs, then runs the suite
+# again under AddressSanitizer and UndefinedBehaviorSanitizer: a clang-19 build in build-sanitize/ that also
 # builds the libFuzzer targets of fuzz/ and runs each for PORTCHECK_FUZZ_SECONDS. About 13 minutes
 # on two cores from a fresh clone (docs/robustness.md).
 #   BUILD_DIR           the normal build (default build)
@@ -14,8 +14,9 @@ scripts/bootstrap.sh
 scripts/build.sh -DPORTCHECK_TESTS=ON
 (cd "${BUILD_DIR:-build}" && ctest --output-on-failure --parallel "$(nproc)" --timeout 600)
 # The Debian package of this build (stripped, as a Release package is; a separate Release build would
-# take minutes), installed with apt, run and removed again.
+# take minutes): lintian finds no error or warning in it, and apt installs it, it runs and is removed.
 deb=$(PACKAGE_BUILD_DIR=${BUILD_DIR:-build} scripts/package.sh)
+scripts/lint_package.sh "$deb"
 scripts/deb_install_check.sh "$deb"
 
 [ "${PORTCHECK_SANITIZE:-1}" = 1 ] || exit 0

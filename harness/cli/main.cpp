@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "app/commands.h"
+#include "man_page.h"
 
 #ifdef PORTCHECK_WITH_MIMALLOC
 #include <mimalloc.h>
@@ -50,15 +51,19 @@ int main(int argc, char** argv) {
 #endif
   CLI::App app{"port-check: lint, compile and check PyPTO ports (projects/<name>/pypto_src) for Ascend NPUs"};
   app.name("port-check");
+  app.formatter(std::make_shared<cli::HelpFormatter>());  // before the subcommands, which copy it
   app.require_subcommand(0, 1);
   app.footer("Exit status: 0 clean, 1 findings at or above --fail-on, 2 port-check could not do its job.\n"
-             "Docs: docs/cli.md, rules: `port-check rules`.");
+             "Docs: man port-check, /usr/share/doc/port-check/ (docs/ in the source), rules: `port-check rules`.");
 
   CommonOptions options;
   std::error_code ec;
   options.cwd = std::filesystem::current_path(ec);
   std::string format = "text", platform, fail_on, color = "auto";
   bool version = false;
+  std::string man_page_date;
+  // Hidden (no group): the build writes the man page with it (packaging/CMakeLists.txt).
+  app.add_option("--man-page", man_page_date, "Print the man page, dated DATE")->group("");
   app.add_flag("--version,-V", version, "Print the tool version, rule-catalogue version and detected toolchain");
   addCommonOptions(app, options, format, platform, fail_on, color);
   auto common = [&](CLI::App* sub) {
@@ -165,7 +170,8 @@ int main(int argc, char** argv) {
   McpOptions mcp_options;
   auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
   mcp->add_option("--root", mcp_options.roots,
-                  "Folder tool calls may touch when the client gives no roots (repeatable; default: the current folder)");
+                  "Folder tool calls may touch; relative paths resolve against the first (repeatable; default: the "
+                  "current folder)");
   SkillsOptions skills_options;
   auto* skills = common(app.add_subcommand("skills", "Check or install the skill pack"));
   skills->require_subcommand(1);
@@ -191,6 +197,10 @@ int main(int argc, char** argv) {
   Io io{std::cout, std::cerr, isatty(STDOUT_FILENO) == 1, [](const char* name) { return std::getenv(name); }};
   try {
     if (version) return runVersion(options, io);
+    if (!man_page_date.empty()) {
+      std::cout << cli::manPage(app, PORTCHECK_VERSION, man_page_date);
+      return kExitClean;
+    }
     if (*lint && (lint_git.staged || !lint_git.changed_since.empty())) return runLintChanges(options, lint_git, paths, io);
     if (*lint && paths.empty()) {
       std::cerr << "port-check: error: lint needs PATH..., --staged or --changed-since REV\n";

@@ -19,22 +19,13 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "readme"))
 from readme_blocks import readme_block  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import last_line, skip  # noqa: E402
 
-SKIP = 77
 DEBIAN_PRE_COMMIT = "/usr/bin/pre-commit"
 PORT = "row_softmax"  # a small valid bundled port
 HOOK_NAME = "port-check (PyPTO ports, lint)"
 MANUAL_HOOK_NAME = "changed since origin/main"
-
-
-def skip(message):
-    print(f"SKIPPED: {message}")
-    sys.exit(SKIP)
-
-
-def last_line(result):
-    lines = (result.stderr or result.stdout or "").strip().splitlines()
-    return lines[-1] if lines else f"exit status {result.returncode}"
 
 
 def debian_pre_commit():

@@ -11,6 +11,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 PORT = "row_softmax"  # a small valid bundled port
 
 
@@ -20,16 +23,9 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--version", required=True)
     ap.add_argument("--man-page", choices=["ON", "OFF"], required=True,
-                    help="whether the build generates the man page (help2man found)")
+                    help="whether the build generates the man page (not in sanitizer or fuzz builds)")
     args = ap.parse_args()
-    failures = []
-
-    def expect(name, ok, detail=""):
-        print(("ok: " if ok else "FAIL: ") + name)
-        if not ok:
-            failures.append(name)
-            if detail:
-                print("    " + str(detail).replace("\n", "\n    "))
+    expect = Checks()
 
     with tempfile.TemporaryDirectory(prefix="port-check-install-") as root:
         stage = os.path.join(root, "stage")
@@ -68,13 +64,22 @@ def main():
         man = os.path.join(stage, "usr", "share", "man", "man1", "port-check.1.gz")
         if args.man_page == "ON":
             text = gzip.open(man, "rt", encoding="utf-8").read() if os.path.exists(man) else ""
-            expect("usr/share/man/man1/port-check.1.gz: generated from --help, names the version and subcommands",
-                   ".TH PORT-CHECK" in text and f"port-check {args.version}" in text
-                   and all(f"\n{sub}\n" in text for sub in ("lint", "check", "hook", "rules", "doctor")),
+            expect("usr/share/man/man1/port-check.1.gz: generated from the command line, names the version and "
+                   "commands (tests/install/man_page_test.py checks the rest)",
+                   ".TH PORT\\-CHECK" in text and f"port-check {args.version}" in text
+                   and all(f'.SS "port\\-check {sub}"' in text for sub in ("lint", "check", "hook", "rules", "doctor")),
                    text[:2000] or "missing")
         else:
-            print("note: the man page is not checked: this build makes none "
-                  "(no help2man, or a sanitizer or fuzz build)")
+            print("note: the man page is not checked: this build makes none (a sanitizer or fuzz build)")
+
+        doc = os.path.join(stage, "usr", "share", "doc", "port-check")
+        shipped = {os.path.relpath(os.path.join(d, f), doc) for d, _, fs in os.walk(doc) for f in fs}
+        wanted = {"copyright", "changelog.gz", "cli.md", "configuration.md", "mcp.md", "rules.md",
+                  "schema/port-check-report.schema.json"}
+        expect("usr/share/doc/port-check/ holds the copyright, the changelog, docs/ and its schemas",
+               wanted <= shipped, sorted(wanted - shipped))
+        overrides = os.path.join(stage, "usr", "share", "lintian", "overrides", "port-check")
+        expect("usr/share/lintian/overrides/port-check is installed", os.path.isfile(overrides))
 
         completion = os.path.join(stage, "usr", "share", "bash-completion", "completions", "port-check")
         expect("usr/share/bash-completion/completions/port-check is installed", os.path.isfile(completion))
@@ -92,8 +97,7 @@ def main():
             expect(f"completion of '{line}' is '{want}'", i < len(got) and got[i] == want,
                    f"got {got[i] if i < len(got) else None!r}; {r.stderr}")
 
-    print(f"{len(failures)} failed" if failures else "all passed")
-    return 1 if failures else 0
+    return expect.status()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,11 @@
 #include "advice/grow_low_usage_check.h"
 
 #include "advice/advice_text.h"
+
+#include <cstdio>
+
+#include "cost/kernel_work.h"
+#include "perf/task_time.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -56,13 +61,28 @@ void GrowLowUsageCheck::check(const SramCheckContext& ctx, std::vector<Diagnosti
                   ", " + std::to_string(big->bytes * factor) + " bytes)";
     }
     std::int64_t grown_hwm = (dom->hwm - dom->reserved) * factor + dom->reserved;
+    // Weighed by time: a kernel that walks its blocks in a loop keeps its bytes when its tiles grow and
+    // only saves the instructions' fixed costs; when the device-time model gives that less than 10% of
+    // the task, the advice would only spend SRAM (a streaming kernel bound by its loads).
+    std::string time_text;
+    std::string why;
+    if (std::optional<cost::KernelWork> w = cost::kernelWork(ctx.program, k, why); w && w->iterations >= factor) {
+      const perf::DeviceSpec& spec = perf::deviceSpec(ctx.settings.platform);
+      const std::string core = k.core.empty() ? "AIV" : k.core;
+      const double now = perf::taskTime(*w, spec, core, 1).task;
+      const double grown = perf::taskTime(cost::grownTiles(*w, factor), spec, core, 1).task;
+      if (grown > 0.9 * now) continue;
+      char b[96];
+      std::snprintf(b, sizeof b, " (est. %.2f -> %.2f us per task, docs/perf-model.md)", now, grown);
+      time_text = b;
+    }
     Diagnostic d = makeDiagnostic(
         id(), k.file, k.line, 1,
         "kernel '" + k.kernel + "' uses " + std::to_string(dom->hwm) + " of " + std::to_string(dom->capacity) +
             " bytes of " + dom->space + " (" + advice::percent(dom->hwm, dom->capacity) + "): grow its tiles up to " +
             std::to_string(factor) + "x along " + (dim == 0 ? std::string("the outer dimension") : "dimension " + std::to_string(dim)) + tile_text + " for an estimated " +
             std::to_string(grown_hwm) + " bytes (" + advice::percent(grown_hwm, dom->capacity) +
-            "), or fuse more work into it");
+            "), or fuse more work into it" + time_text);
     d.sram = SramFigures{k.kernel, dom->space, dom->hwm, dom->capacity};
     out.push_back(std::move(d));
   }

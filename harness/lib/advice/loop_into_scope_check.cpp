@@ -1,13 +1,41 @@
 #include "advice/loop_into_scope_check.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "advice/advice_text.h"
 #include "advice/core_count.h"
 #include "advice/task_graph.h"
+#include "cost/schedule_cost.h"
+#include "perf/device_schedule.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
+
+namespace {
+
+// The device time of `tasks` dispatches of one kernel doing `work` each, alone on the platform.
+double siteMicros(const cost::KernelWork& work, std::int64_t tasks, const std::string& core, Platform platform) {
+  cost::ScheduleCost c;
+  cost::KernelCost k;
+  k.kernel = "k";
+  k.core = core.empty() ? "AIV" : core;
+  k.dispatches = tasks;
+  k.work_per_task = work;
+  c.kernels.push_back(std::move(k));
+  return perf::deviceTime(c, perf::deviceSpec(platform)).total_us.value_or(0);
+}
+
+// One task's work after `chunk` trips of the loop around it move inside: `chunk` times the work, as
+// many more iterations to overlap.
+cost::KernelWork movedInside(const cost::KernelWork& w, std::int64_t chunk) {
+  cost::KernelWork m;
+  for (std::int64_t i = 0; i < chunk; ++i) m += w;
+  m.iterations = w.iterations * chunk;
+  return m;
+}
+
+}  // namespace
 
 void LoopIntoScopeCheck::check(const SramCheckContext& ctx, std::vector<Diagnostic>& out) const {
   double low = percentOption(ctx.settings, "fuse.low_usage_percent", 30.0);
@@ -50,6 +78,18 @@ void LoopIntoScopeCheck::check(const SramCheckContext& ctx, std::vector<Diagnost
           break;
         }
       if (chunk < 2) continue;
+      // Weighed by time: the dispatches saved against the cores left idle, in the device-time model.
+      std::string time_text;
+      std::string why;
+      if (std::optional<cost::KernelWork> w = cost::kernelWork(ctx.program, k, why)) {
+        const std::int64_t tasks = trips * outer;
+        const double now = siteMicros(*w, tasks, k.core, ctx.settings.platform);
+        const double moved = siteMicros(movedInside(*w, chunk), tasks / chunk, k.core, ctx.settings.platform);
+        if (moved > 0.9 * now) continue;
+        char b[96];
+        std::snprintf(b, sizeof b, " (est. %.1f -> %.1f us for these dispatches, docs/perf-model.md)", now, moved);
+        time_text = b;
+      }
       const std::string where = std::string(dsl::loopIterName(loop.iter)) + " loop";
       const std::string usage = "(" + dom->space + " " + std::to_string(dom->hwm) + " of " +
                                 std::to_string(dom->capacity) + " bytes, " + advice::percent(dom->hwm, dom->capacity) + ")";
@@ -67,7 +107,7 @@ void LoopIntoScopeCheck::check(const SramCheckContext& ctx, std::vector<Diagnost
               std::to_string(chunk) + " iterations and move the inner loop inside the scope (" +
               std::to_string(outer * (trips / chunk)) + " tasks for the " + core_text +
               "); the tiles are reused across iterations, so the estimate stays " + std::to_string(dom->hwm) + " bytes";
-      Diagnostic d = makeDiagnostic(id(), t.file, ls.loc.line, 1, msg);
+      Diagnostic d = makeDiagnostic(id(), t.file, ls.loc.line, 1, msg + time_text);
       d.notes.push_back({t.file, t.line, 0, "the scope dispatched in the loop"});
       out.push_back(std::move(d));
     }

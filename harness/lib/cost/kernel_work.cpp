@@ -70,6 +70,7 @@ KernelWork& KernelWork::operator+=(const KernelWork& o) {
   cube_macs_b8 += o.cube_macs_b8;
   cube_macs_b32 += o.cube_macs_b32;
   vector_cycles += o.vector_cycles;
+  vector_fixed_cycles += o.vector_fixed_cycles;
   instructions += o.instructions;
   iterations = std::max(iterations, o.iterations);
   return *this;
@@ -86,8 +87,20 @@ KernelWork splitWork(const KernelWork& work, std::int64_t parts) {
   w.cube_macs_b8 = work.cube_macs_b8 / parts;
   w.cube_macs_b32 = work.cube_macs_b32 / parts;
   w.vector_cycles = work.vector_cycles / static_cast<double>(parts);
+  w.vector_fixed_cycles = work.vector_fixed_cycles / static_cast<double>(parts);
   w.instructions = (work.instructions + parts - 1) / parts;
   w.iterations = std::max<std::int64_t>(1, work.iterations / parts);
+  return w;
+}
+
+KernelWork grownTiles(const KernelWork& work, std::int64_t factor) {
+  if (factor <= 1) return work;
+  KernelWork w = work;
+  const double f = static_cast<double>(factor);
+  w.instructions = (work.instructions + factor - 1) / factor;
+  w.iterations = std::max<std::int64_t>(1, work.iterations / factor);
+  w.vector_fixed_cycles = work.vector_fixed_cycles / f;
+  w.vector_cycles = work.vector_cycles - work.vector_fixed_cycles + w.vector_fixed_cycles;
   return w;
 }
 
@@ -188,6 +201,7 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
       const std::int64_t row_bytes = widest->innermostBytes().value_or(0);
       const std::int64_t rows = row_bytes > 0 ? widest->bytes().value_or(0) / row_bytes : 0;
       w.vector_cycles += perf::vectorCycles(op, rows, row_bytes, tiles) * static_cast<double>(*n);
+      w.vector_fixed_cycles += perf::vectorFixedCycles(op) * static_cast<double>(*n);
     }
     w.instructions += *n;
     w.iterations = std::max(w.iterations, *n);

@@ -22,7 +22,8 @@ struct KernelWork {
   std::int64_t cube_macs_b16 = 0;   // multiply-accumulates with FP16 / BF16 operands
   std::int64_t cube_macs_b8 = 0;    // with INT8 / FP8 / HF8 operands
   std::int64_t cube_macs_b32 = 0;   // with FP32 operands
-  double vector_cycles = 0;         // the vector unit's cycles beyond each instruction's fixed cost
+  double vector_cycles = 0;         // the vector unit's cycles, each instruction's fixed cost included
+  double vector_fixed_cycles = 0;   // of which the instructions' fixed costs
   std::int64_t instructions = 0;    // tile instructions issued (each has a start-up cost)
   std::int64_t iterations = 1;      // body instances of the kernel's outermost loop nest (pipelining depth)
 
@@ -32,6 +33,10 @@ struct KernelWork {
 
 // The work of one of `parts` equal tasks `work` is split into (its blocks spread over more cores).
 KernelWork splitWork(const KernelWork& work, std::int64_t parts);
+
+// The same work with tiles `factor` times larger: the bytes and elements stay, the instructions, loop
+// iterations and the vector instructions' fixed costs divide.
+KernelWork grownTiles(const KernelWork& work, std::int64_t factor);
 
 // One task's work of `kernel` with the loop variables and scalar parameters of `env`; nullopt with
 // `why` when a loop in it has no known trip count or a moved tile has no static size.

@@ -12,7 +12,8 @@
 
 namespace portcheck::mcp {
 
-// The error codes of JSON-RPC 2.0 and the one MCP adds for resources.
+// The error codes of JSON-RPC 2.0 and the ones MCP adds: resources (legacy revisions; 2026-07-28 uses
+// kInvalidParams) and a revision the server does not speak (2026-07-28).
 enum ErrorCode : int {
   kParseError = -32700,
   kInvalidRequest = -32600,
@@ -20,6 +21,7 @@ enum ErrorCode : int {
   kInvalidParams = -32602,
   kInternalError = -32603,
   kResourceNotFound = -32002,
+  kUnsupportedProtocolVersion = -32022,
 };
 
 struct InputLine {

@@ -13,6 +13,7 @@
 #include "mcp/json_rpc.h"
 #include "mcp/mcp_resources.h"
 #include "mcp/mcp_tools.h"
+#include "mcp/protocol_revision.h"
 
 namespace portcheck::mcp {
 
@@ -20,8 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-const std::vector<std::string> kProtocols = {kLatestProtocol, "2025-06-18", "2025-03-26", "2024-11-05"};
 
 // file:///a/b%20c -> /a/b c; nullopt for anything but a local file URI.
 std::optional<fs::path> pathOfFileUri(const std::string& uri) {
@@ -123,28 +122,52 @@ class Session {
   std::map<std::string, std::shared_ptr<std::atomic<bool>>> in_flight_;  // request id (dumped) -> cancel flag
   std::vector<std::thread> workers_;
 
+  // A request naming its revision in _meta is a modern one (2026-07-28): served on its own, without a
+  // session; server/discover is always one. Anything else belongs to the session `initialize` opened.
   void request(const std::string& method, const json& id, const json& params) {
     if (method == "initialize") return initialize(id, params);
+    std::optional<std::string> revision = requestedRevision(params);
+    if (method == "server/discover" && !revision) revision = kLatestModernProtocol;
+    if (revision) {
+      if (!isModern(*revision)) {
+        writer_.error(id, kUnsupportedProtocolVersion, "Unsupported protocol version", unsupportedRevisionData(*revision));
+        return;
+      }
+      if (method == "server/discover") return writer_.result(id, discoverResult());
+      return serve(method, id, params, true);
+    }
     if (method == "ping") return writer_.result(id, json::object());
     if (!initialized_) {
-      writer_.error(id, kInvalidRequest, "the session is not initialized: send initialize first");
+      writer_.error(id, kInvalidRequest,
+                    "the session is not initialized: send initialize first, or name the revision in "
+                    "_meta[\"io.modelcontextprotocol/protocolVersion\"] (2026-07-28)");
       return;
     }
+    serve(method, id, params, false);
+  }
+
+  void reply(const json& id, json result, bool modern, bool cacheable) {
+    writer_.result(id, modern ? modernResult(std::move(result), cacheable) : std::move(result));
+  }
+
+  void serve(const std::string& method, const json& id, const json& params, bool modern) {
+    if (method == "ping") return reply(id, json::object(), modern, false);
     if (method == "tools/list") {
       json list = json::array();
       for (const Tool& t : tools()) list.push_back(t.descriptor());
-      return writer_.result(id, {{"tools", list}});
+      return reply(id, {{"tools", list}}, modern, true);
     }
-    if (method == "tools/call") return callTool(id, params);
-    if (method == "resources/list") return writer_.result(id, resourceList());
-    if (method == "resources/templates/list") return writer_.result(id, resourceTemplates());
+    if (method == "tools/call") return callTool(id, params, modern);
+    if (method == "resources/list") return reply(id, resourceList(), modern, true);
+    if (method == "resources/templates/list") return reply(id, resourceTemplates(), modern, true);
     if (method == "resources/read") {
       if (!params.contains("uri") || !params["uri"].is_string()) {
         writer_.error(id, kInvalidParams, "Invalid params: resources/read needs a uri string");
         return;
       }
-      if (auto r = readResource(params["uri"])) return writer_.result(id, *r);
-      writer_.error(id, kResourceNotFound, "Resource not found", {{"uri", params["uri"]}});
+      if (auto r = readResource(params["uri"])) return reply(id, *r, modern, true);
+      // 2026-07-28 moved "resource not found" to Invalid Params.
+      writer_.error(id, modern ? kInvalidParams : kResourceNotFound, "Resource not found", {{"uri", params["uri"]}});
       return;
     }
     writer_.error(id, kMethodNotFound, "Method not found: " + method);
@@ -152,7 +175,8 @@ class Session {
 
   void initialize(const json& id, const json& params) {
     std::string asked = params.value("protocolVersion", std::string());
-    std::string version = std::find(kProtocols.begin(), kProtocols.end(), asked) != kProtocols.end() ? asked : kLatestProtocol;
+    const auto& known = legacyProtocols();
+    std::string version = std::find(known.begin(), known.end(), asked) != known.end() ? asked : kLatestLegacyProtocol;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       client_roots_ = params.contains("capabilities") && params["capabilities"].is_object() &&
@@ -160,13 +184,9 @@ class Session {
       initialized_ = true;
     }
     writer_.result(id, {{"protocolVersion", version},
-                        {"capabilities", {{"tools", {{"listChanged", false}}},
-                                          {"resources", {{"subscribe", false}, {"listChanged", false}}}}},
-                        {"serverInfo", {{"name", "port-check"}, {"title", "port-check"}, {"version", PORTCHECK_VERSION}}},
-                        {"instructions",
-                         "port-check checks PyPTO ports (projects/<name>/pypto_src): lint in milliseconds, compile with "
-                         "the real compiler, run the golden on the simulator. Call check after each change; "
-                         "explain_rule (or the resource port-check://rules/<ID>) says how to fix a finding."}});
+                        {"capabilities", serverCapabilities()},
+                        {"serverInfo", serverInfo()},
+                        {"instructions", serverInstructions()}});
   }
 
   void notification(const std::string& method, const json& params) {
@@ -212,13 +232,15 @@ class Session {
   }
 
   // The roots a call may touch: the client's once it answered roots/list (waits a little for the answer).
-  std::vector<fs::path> currentRoots() {
+  // A modern request has no session, hence no client roots: the server's own.
+  std::vector<fs::path> currentRoots(bool modern) {
+    if (modern) return options_.roots;
     std::unique_lock<std::mutex> lock(mutex_);
     roots_ready_.wait_for(lock, std::chrono::seconds(10), [&] { return !roots_pending_; });
     return roots_;
   }
 
-  void callTool(const json& id, const json& params) {
+  void callTool(const json& id, const json& params, bool modern) {
     if (!params.contains("name") || !params["name"].is_string()) {
       writer_.error(id, kInvalidParams, "Invalid params: tools/call needs a tool name");
       return;
@@ -236,7 +258,7 @@ class Session {
     // An argument that breaks the schema is a tool execution error (the 2025-11-25 revision), so the
     // model reads which part of its call to fix.
     if (auto violation = schemaViolation(tool->input_schema, arguments)) {
-      writer_.result(id, toolError("invalid arguments for " + tool->name + ": " + *violation));
+      reply(id, toolError("invalid arguments for " + tool->name + ": " + *violation), modern, false);
       return;
     }
     json token = params.contains("_meta") && params["_meta"].is_object() ? params["_meta"].value("progressToken", json())
@@ -244,15 +266,16 @@ class Session {
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     std::lock_guard<std::mutex> lock(mutex_);
     in_flight_[id.dump()] = cancel;
-    workers_.emplace_back([this, tool, id, arguments, token, cancel] { runTool(*tool, id, arguments, token, cancel); });
+    workers_.emplace_back(
+        [this, tool, id, arguments, token, cancel, modern] { runTool(*tool, id, arguments, token, cancel, modern); });
   }
 
   void runTool(const Tool& tool, const json& id, const json& arguments, const json& token,
-               const std::shared_ptr<std::atomic<bool>>& cancel) {
+               const std::shared_ptr<std::atomic<bool>>& cancel, bool modern) {
     ToolContext ctx;
     ctx.options = options_.base;
     ctx.options.cancel = cancel.get();
-    ctx.roots = currentRoots();
+    ctx.roots = currentRoots(modern);
     auto step = std::make_shared<int>(0);
     if (validId(token)) {
       ctx.options.progress = [this, token, step](const std::string& message) {
@@ -271,7 +294,7 @@ class Session {
       in_flight_.erase(id.dump());
     }
     if (cancel->load()) return;  // a cancelled request gets no response
-    writer_.result(id, std::move(result));
+    reply(id, std::move(result), modern, false);
   }
 };
 

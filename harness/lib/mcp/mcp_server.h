@@ -1,10 +1,11 @@
 #pragma once
 // `port-check mcp`: a Model Context Protocol server over stdio (JSON-RPC 2.0, one message a line).
-// Protocol revision 2025-11-25, and the older revisions clients still ask for (2025-06-18,
-// 2025-03-26, 2024-11-05). Tool calls run on their own threads, so a call can be cancelled
-// (notifications/cancelled kills its compiler or simulator and it gets no response) and reports
-// progress (notifications/progress, when the call carries a progressToken). Every path argument must
-// lie inside the workspace roots the client gives (roots/list), else the server's own root.
+// Dual-era (protocol_revision.h): revision 2026-07-28 without a handshake (server/discover, the revision
+// in each request's _meta), and the handshake revisions 2025-11-25 back to 2024-11-05. Tool calls run on
+// their own threads, so a call can be cancelled (notifications/cancelled kills its compiler or simulator
+// and it gets no response) and reports progress (notifications/progress, when the call carries a
+// progressToken). Every path argument must lie inside the server's roots (--root, else the folder it was
+// started in); a legacy client that declares the deprecated roots capability gives them instead.
 #include <atomic>
 #include <cstddef>
 #include <filesystem>
@@ -15,8 +16,6 @@
 #include "app/options.h"
 
 namespace portcheck::mcp {
-
-inline constexpr const char* kLatestProtocol = "2025-11-25";
 
 struct ServerOptions {
   CommonOptions base;                        // the options every tool call starts from

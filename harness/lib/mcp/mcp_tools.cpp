@@ -5,6 +5,7 @@
 
 #include "app/commands.h"
 #include "core/embedded_file.h"
+#include "mcp/portable_schema.h"
 #include "rules/catalogue.h"
 
 namespace portcheck::mcp {
@@ -14,16 +15,24 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-json embeddedSchema(std::string_view path) {
+json schemaFile(std::string_view name) {
+  const std::string path = "docs/schema/" + std::string(name);
   for (std::size_t i = 0; i < kResourceFilesCount; ++i)
-    if (std::string_view(kResourceFiles[i].path) == path) {
+    if (kResourceFiles[i].path == path) {
       json schema = json::parse(kResourceFiles[i].bytes(), nullptr, false);
       if (schema.is_object()) return schema;
     }
   return {{"type", "object"}};
 }
 
-json reportSchema() { return embeddedSchema("docs/schema/port-check-report.schema.json"); }
+// A schema of docs/schema/ as the tools declare it, portable to every client (portable_schema.h): the
+// report schema it refers to bundled in, nullable types as anyOf.
+json embeddedSchema(std::string_view name) {
+  constexpr const char* kReport = "port-check-report.schema.json";
+  return portableSchema(bundleReferences(schemaFile(name), kReport, schemaFile(kReport)));
+}
+
+json reportSchema() { return embeddedSchema("port-check-report.schema.json"); }
 
 json pathsProperty() {
   return {{"type", "array"},
@@ -44,6 +53,12 @@ json objectSchema(json properties, std::vector<std::string> required) {
 
 json textContent(const std::string& text) { return json::array({{{"type", "text"}, {"text", text}}}); }
 
+std::string rootList(const std::vector<fs::path>& roots) {
+  std::string list;
+  for (const fs::path& r : roots) list += (list.empty() ? "" : ", ") + r.string();
+  return list;
+}
+
 // Path arguments resolved against the first root; any that leaves every root is refused.
 std::optional<std::string> resolvePaths(const json& arguments, const ToolContext& ctx, std::vector<std::string>& out) {
   const fs::path base = ctx.roots.empty() ? ctx.options.cwd : ctx.roots.front();
@@ -56,7 +71,9 @@ std::optional<std::string> resolvePaths(const json& arguments, const ToolContext
       auto rel = full.lexically_relative(r);
       inside = inside || (!rel.empty() && *rel.begin() != "..");
     }
-    if (!inside) return "the path " + p.get<std::string>() + " is outside the workspace roots the client gave";
+    if (!inside)
+      return "the path " + p.get<std::string>() + " is outside the workspace roots (" + rootList(ctx.roots) +
+             "): name a path inside them, relative to " + base.string();
     out.push_back(full.string());
   }
   return std::nullopt;
@@ -211,7 +228,7 @@ std::vector<Tool> buildTools() {
               objectSchema({{"project", {{"type", "string"}, {"minLength", 1}, {"description", "projects/<name>"}}},
                             {"last", {{"type", "integer"}, {"minimum", 1}, {"description", "only the newest N attempts"}}}},
                            {"project"}),
-              embeddedSchema("docs/schema/port-check-ledger.schema.json"),
+              embeddedSchema("port-check-ledger.schema.json"),
               {}};
   ledger.call = [](const json& a, const ToolContext& ctx) {
     json paths = {{"paths", json::array({a["project"]})}};

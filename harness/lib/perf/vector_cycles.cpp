@@ -16,6 +16,8 @@ bool oneOf(std::string_view op, std::initializer_list<std::string_view> names) {
 
 }  // namespace
 
+double vectorFixedCycles(std::string_view op) { return vectorCycles(op, 0, 0, 1); }
+
 double vectorCycles(std::string_view op, std::int64_t rows, std::int64_t row_bytes, int tile_operands) {
   // One pass: 256 bytes per cycle (64 FP32 / 128 FP16 lanes; TADDS fp32 slope 0.0156 per element).
   const double pass = static_cast<double>(rows) * static_cast<double>(row_bytes) / 256.0;

@@ -11,4 +11,7 @@ namespace portcheck::perf {
 // tile it reads; `tile_operands`: how many of its operands are tiles (a scalar operand costs half).
 double vectorCycles(std::string_view op, std::int64_t rows, std::int64_t row_bytes, int tile_operands);
 
+// The fixed part of vectorCycles: the formula's bias, paid once per instruction whatever the tile.
+double vectorFixedCycles(std::string_view op);
+
 }  // namespace portcheck::perf

@@ -2,6 +2,7 @@
 // client can take (the official SDK drives the binary in tests/mcp/mcp_sdk_test.mjs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -129,6 +130,60 @@ TEST(McpServer, ToolCallsAnswerAndRefusePathsOutsideTheRoot) {
   EXPECT_TRUE(outside["isError"].get<bool>());
   EXPECT_NE(outside["content"][0]["text"].get<std::string>().find("outside the workspace roots"), std::string::npos);
   EXPECT_EQ(byId(m, 4)["result"]["structuredContent"]["severity"], "error");
+}
+
+// A 2026-07-28 request: the revision and the client's capabilities in _meta, no session.
+std::string modern(int id, const std::string& method, const std::string& params = "{}") {
+  json p = json::parse(params);
+  p["_meta"] = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", p}}.dump();
+}
+
+TEST(McpServer, ServerDiscoverAnswersWithEveryRevisionAndNoHandshake) {
+  test::TempDir ws;
+  auto m = session({modern(1, "server/discover"), modern(2, "tools/list"),
+                    modern(3, "resources/read", R"({"uri":"port-check://rules/NOPE"})"),
+                    R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01"}}})",
+                    R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})"},
+                   ws.path());
+  json discover = byId(m, 1)["result"];
+  EXPECT_EQ(discover["resultType"], "complete");
+  EXPECT_EQ(discover["supportedVersions"][0], "2026-07-28");
+  EXPECT_NE(std::find(discover["supportedVersions"].begin(), discover["supportedVersions"].end(), "2025-11-25"),
+            discover["supportedVersions"].end());
+  EXPECT_TRUE(discover["capabilities"].contains("tools"));
+  EXPECT_EQ(discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "port-check");
+  EXPECT_GE(discover["ttlMs"].get<long long>(), 0);
+  EXPECT_EQ(discover["cacheScope"], "public");
+  json list = byId(m, 2)["result"];  // served without initialize
+  EXPECT_EQ(list["tools"].size(), mcp::tools().size());
+  EXPECT_EQ(list["resultType"], "complete");
+  EXPECT_TRUE(list.contains("ttlMs"));
+  EXPECT_EQ(byId(m, 3)["error"]["code"], -32602);  // resource not found is Invalid Params in 2026-07-28
+  json unsupported = byId(m, 4)["error"];
+  EXPECT_EQ(unsupported["code"], -32022);
+  EXPECT_EQ(unsupported["data"]["requested"], "1900-01-01");
+  EXPECT_EQ(unsupported["data"]["supported"], discover["supportedVersions"]);
+  EXPECT_EQ(byId(m, 5)["error"]["code"], -32600);  // no revision and no session
+}
+
+TEST(McpServer, ModernToolCallsAreConfinedToTheServersRoot) {
+  test::TempDir ws;
+  ws.write(".git/HEAD", "ref: refs/heads/main\n");
+  ws.write("projects/p/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/p/pypto_src/program.py", "import pypto.language as pl\n");
+  auto m = session({modern(1, "tools/call", R"({"name":"lint","arguments":{"paths":["projects/p"]}})"),
+                    modern(2, "tools/call", R"({"name":"lint","arguments":{"paths":["/etc"]}})")},
+                   ws.path());
+  json lint = byId(m, 1)["result"];
+  EXPECT_FALSE(lint.value("isError", false)) << lint.dump();
+  EXPECT_EQ(lint["resultType"], "complete");
+  EXPECT_FALSE(lint.contains("ttlMs"));  // a tool result is not cacheable
+  json outside = byId(m, 2)["result"];
+  EXPECT_TRUE(outside["isError"].get<bool>());
+  EXPECT_NE(outside["content"][0]["text"].get<std::string>().find("outside the workspace roots (" + ws.path().string()),
+            std::string::npos);
 }
 
 TEST(McpResources, EveryRuleAndSkillFileIsListedAndReadable) {

@@ -7,12 +7,12 @@
 namespace portcheck {
 namespace {
 
-const perf::DeviceSpec& a2a3() { return perf::deviceSpec(Platform::A2A3); }
+const perf::DeviceSpec& runSpec() { return perf::deviceSpec(Platform::A2A3); }
 
 // A vector-streaming task of about `us` microseconds on one core alone (its MTE2 at one core's rate).
 cost::KernelWork streaming(double us) {
   cost::KernelWork w;
-  w.mte2_bytes = static_cast<std::int64_t>(us * a2a3().gm_to_ub_bytes_per_s / 1e6);
+  w.mte2_bytes = static_cast<std::int64_t>(us * runSpec().gm_to_ub_bytes_per_s / 1e6);
   w.iterations = 1;
   return w;
 }
@@ -37,9 +37,9 @@ cost::ScheduleCost costOf(std::vector<cost::KernelCost> sites) {
 }
 
 TEST(DeviceSchedule, TasksUpToTheCoreCountRunSideBySide) {
-  const double one = perf::deviceTime(costOf({site("k", "AIV", 1, streaming(100))}), a2a3()).total_us.value();
-  const double full = perf::deviceTime(costOf({site("k", "AIV", 48, streaming(100))}), a2a3()).total_us.value();
-  const double two_waves = perf::deviceTime(costOf({site("k", "AIV", 96, streaming(100))}), a2a3()).total_us.value();
+  const double one = perf::deviceTime(costOf({site("k", "AIV", 1, streaming(100))}), runSpec()).total_us.value();
+  const double full = perf::deviceTime(costOf({site("k", "AIV", 48, streaming(100))}), runSpec()).total_us.value();
+  const double two_waves = perf::deviceTime(costOf({site("k", "AIV", 96, streaming(100))}), runSpec()).total_us.value();
   // 48 tasks each streaming at 1/48 of the HBM take longer than one alone, but far less than 48 in a row.
   EXPECT_GT(full, one);
   EXPECT_LT(full, 48 * one / 4);
@@ -47,8 +47,8 @@ TEST(DeviceSchedule, TasksUpToTheCoreCountRunSideBySide) {
 }
 
 TEST(DeviceSchedule, SplittingOneLongTaskOverTheCoresIsFaster) {
-  const perf::DeviceTime serial = perf::deviceTime(costOf({site("rows", "AIV", 1, streaming(1600))}), a2a3());
-  const perf::DeviceTime split = perf::deviceTime(costOf({site("rows", "AIV", 16, streaming(100))}), a2a3());
+  const perf::DeviceTime serial = perf::deviceTime(costOf({site("rows", "AIV", 1, streaming(1600))}), runSpec());
+  const perf::DeviceTime split = perf::deviceTime(costOf({site("rows", "AIV", 16, streaming(100))}), runSpec());
   ASSERT_TRUE(serial.total_us && split.total_us);
   EXPECT_LT(*split.total_us * 5, *serial.total_us);
   EXPECT_NEAR(serial.aiv_utilisation, 1.0 / 48, 1e-3);
@@ -59,7 +59,7 @@ TEST(DeviceSchedule, AConsumerWaitsForItsProducerAndTheCriticalPathSaysSo) {
   cost::KernelCost a = site("produce", "AIV", 4, streaming(50));
   cost::KernelCost b = site("consume", "AIV", 4, streaming(50));
   b.after.push_back({0, false});
-  const perf::DeviceTime t = perf::deviceTime(costOf({a, b}), a2a3());
+  const perf::DeviceTime t = perf::deviceTime(costOf({a, b}), runSpec());
   ASSERT_TRUE(t.total_us);
   ASSERT_EQ(t.sites.size(), 2u);
   EXPECT_GE(t.sites[1].first_start_us, t.sites[0].last_end_us);
@@ -77,14 +77,14 @@ TEST(DeviceSchedule, SitesDispatchedAlikeInOneLoopPipelineTripByTrip) {
   cost::KernelCost barrier_b = b;
   b.after.push_back({0, true});
   barrier_b.after.push_back({0, false});
-  const double pairwise = perf::deviceTime(costOf({a, b}), a2a3()).total_us.value();
-  const double barrier = perf::deviceTime(costOf({a, barrier_b}), a2a3()).total_us.value();
+  const double pairwise = perf::deviceTime(costOf({a, b}), runSpec()).total_us.value();
+  const double barrier = perf::deviceTime(costOf({a, barrier_b}), runSpec()).total_us.value();
   EXPECT_LE(pairwise, barrier);
 }
 
 TEST(DeviceSchedule, AMixedTaskTakesAWholeCluster) {
   const perf::DeviceTime t = perf::deviceTime(costOf({site("mix", "MIX", 24, streaming(100)),
-                                                      site("vec", "AIV", 48, streaming(100), 1)}), a2a3());
+                                                      site("vec", "AIV", 48, streaming(100), 1)}), runSpec());
   ASSERT_TRUE(t.total_us);
   // The 24 mixed tasks hold every AIV pair, so the vector tasks wait for them.
   EXPECT_GE(t.sites[1].first_start_us, t.sites[0].first_start_us + 90);
@@ -94,9 +94,9 @@ TEST(DeviceSchedule, AMixedTaskTakesAWholeCluster) {
 TEST(DeviceSchedule, ManySmallTasksAreBoundByTheOrchestratorsSubmit) {
   cost::KernelWork tiny;
   tiny.vector_cycles = 1;
-  const perf::DeviceTime t = perf::deviceTime(costOf({site("tiny", "AIV", 10'000, tiny)}), a2a3());
+  const perf::DeviceTime t = perf::deviceTime(costOf({site("tiny", "AIV", 10'000, tiny)}), runSpec());
   ASSERT_TRUE(t.total_us);
-  EXPECT_NEAR(*t.total_us, 10'000 * a2a3().submit_us, 10'000 * a2a3().submit_us * 0.01);
+  EXPECT_NEAR(*t.total_us, 10'000 * runSpec().submit_us, 10'000 * runSpec().submit_us * 0.01);
   EXPECT_EQ(t.critical.back().waits, "submit");
 }
 
@@ -106,25 +106,25 @@ TEST(DeviceSchedule, TheBlocksOfOneSpmdLaunchShareOneSubmit) {
   cost::KernelCost dispatched = site("tiny", "AIV", 48, tiny);
   cost::KernelCost spmd = dispatched;
   spmd.blocks = 48;
-  const perf::DeviceTime a = perf::deviceTime(costOf({dispatched}), a2a3());
-  const perf::DeviceTime b = perf::deviceTime(costOf({spmd}), a2a3());
+  const perf::DeviceTime a = perf::deviceTime(costOf({dispatched}), runSpec());
+  const perf::DeviceTime b = perf::deviceTime(costOf({spmd}), runSpec());
   ASSERT_TRUE(a.total_us && b.total_us);
-  EXPECT_NEAR(a.submit_us, 48 * a2a3().submit_us, 1e-9);
-  EXPECT_NEAR(b.submit_us, a2a3().submit_us, 1e-9);
+  EXPECT_NEAR(a.submit_us, 48 * runSpec().submit_us, 1e-9);
+  EXPECT_NEAR(b.submit_us, runSpec().submit_us, 1e-9);
   EXPECT_LT(*b.total_us * 10, *a.total_us);
 }
 
 TEST(DeviceSchedule, UnknownWorkMakesTheTimeUnknownAndSaysWhich) {
   cost::KernelCost k = site("k", "AIV", 4, streaming(10));
   k.work_per_task.reset();
-  const perf::DeviceTime t = perf::deviceTime(costOf({k}), a2a3());
+  const perf::DeviceTime t = perf::deviceTime(costOf({k}), runSpec());
   EXPECT_FALSE(t.total_us);
   ASSERT_FALSE(t.unknown.empty());
   EXPECT_NE(t.unknown[0].find("k"), std::string::npos);
 }
 
 TEST(DeviceSchedule, TheTimelineKeepsEveryCriticalTaskWhenItSamples) {
-  const perf::DeviceTime t = perf::deviceTime(costOf({site("k", "AIV", 20'000, streaming(5))}), a2a3());
+  const perf::DeviceTime t = perf::deviceTime(costOf({site("k", "AIV", 20'000, streaming(5))}), runSpec());
   ASSERT_TRUE(t.total_us);
   EXPECT_LE(t.bars.size(), perf::kTimelineBars + t.critical.front().tasks + 1);
   std::size_t critical = 0;

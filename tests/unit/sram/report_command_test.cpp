@@ -200,6 +200,44 @@ def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], 
   EXPECT_TRUE(ragged["gm_bytes"].is_null());
   ASSERT_EQ(ragged["unknown"].size(), 1u);
   EXPECT_EQ(ragged["unknown"][0], "trip count of the loop at projects/ragged/pypto_src/program.py:13");
+  // The device-time model: the chain's two kernels one after the other (the consumer waits for the
+  // producer), each on one AIV core; the ragged run has no figure.
+  const nlohmann::json& dev = chain["device"];
+  ASSERT_TRUE(dev["us"].is_number()) << dev.dump();
+  ASSERT_EQ(dev["kernels"].size(), 2u);
+  EXPECT_EQ(dev["kernels"][0]["core"], "AIV");
+  EXPECT_EQ(dev["aiv_cores"], 48);
+  EXPECT_GE(dev["kernels"][1]["start_us"].get<double>(), dev["kernels"][0]["end_us"].get<double>());
+  ASSERT_EQ(dev["critical_path"].size(), 2u);
+  EXPECT_EQ(dev["critical_path"][1]["waits"], dev["kernels"][0]["kernel"]);
+  EXPECT_NEAR(dev["us"].get<double>(), dev["kernels"][1]["end_us"].get<double>(), 0.02);
+  EXPECT_TRUE(ragged["device"]["us"].is_null());
+}
+
+TEST_F(ReportCommand, ThePageLeadsWithTheDeviceTimeAndDrawsTheTimeline) {
+  ReportOptions ro;
+  ro.html = "out/page.html";
+  report(Format::Text, {"projects/chain"}, ro);
+  std::string text = test::readFile(ws / "out/page.html");
+  tinyxml2::XMLDocument doc;
+  ASSERT_EQ(doc.Parse(text.c_str(), text.size()), tinyxml2::XML_SUCCESS) << doc.ErrorStr();
+  const auto* html = doc.RootElement();
+  // The summary comes before the SRAM table.
+  EXPECT_LT(text.find("id=\"summary\""), text.find("id=\"sram-table\""));
+  EXPECT_NE(text.find(" µs</div>"), std::string::npos);
+  const auto* schedule = findFirst(html, [](auto* e) { return hasAttr(e, "id", "schedule-table"); });
+  ASSERT_NE(schedule, nullptr);
+  EXPECT_EQ(countAll(schedule, [](auto* e) { return std::string(e->Name()) == "tr"; }), 1 + 1);
+  // The timeline: one bar per task, the critical path outlined, lanes labelled by core.
+  const auto* timeline = findFirst(html, [](auto* e) { return hasAttr(e, "id", "timeline-0"); });
+  ASSERT_NE(timeline, nullptr);
+  EXPECT_EQ(countAll(timeline, [](auto* e) { return std::string(e->Name()) == "rect" && e->Attribute("class") &&
+                                                    std::string(e->Attribute("class")).rfind("task", 0) == 0; }), 2);
+  EXPECT_EQ(countAll(timeline, [](auto* e) { return hasAttr(e, "class", "task critical"); }), 2);
+  EXPECT_NE(findFirst(timeline, [](auto* e) { return hasAttr(e, "class", "lane"); }), nullptr);
+  // Printing does not clip the panels that scroll on screen.
+  EXPECT_NE(text.find("@media print{"), std::string::npos);
+  EXPECT_NE(text.find("overflow:visible;max-height:none"), std::string::npos);
 }
 
 TEST_F(ReportCommand, RendersHeadlessInChromiumToAPng) {
