@@ -40,6 +40,11 @@ _port_check() {
     COMPREPLY=($(compgen -W "$(_port_check_options "$options" | cut -f1)" -- "$cur"))
     return
   fi
+  # `rules ID`: the rule IDs of the binary's own catalogue (the first word of each `port-check rules` line).
+  if [[ ${cmd[-1]} == rules && ${#cmd[@]} -ge 2 ]]; then
+    COMPREPLY=($(compgen -W "$("${cmd[@]}" 2>/dev/null | awk '$1 ~ /^[A-Z]+[0-9]+$/ { print $1 }')" -- "$cur"))
+    return
+  fi
   # Subcommands, and positional words listed as "a | b | c" (hook install | uninstall | run).
   local words
   words=$(_port_check_section "$help" Subcommands | awk '{ print $1 }')

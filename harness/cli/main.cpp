@@ -149,6 +149,10 @@ int main(int argc, char** argv) {
                                                               "<workspace>/.port-check-cache)");
   doctor->add_option("--timeout", doctor_options.timeout_seconds, "Seconds one self-test run may take (default 600)")
       ->check(CLI::Range(1, 86400));
+  doctor->add_option("--probe-timeout", doctor_options.probe_timeout_seconds,
+                     "Seconds one probe (the interpreter, ptoas --version) may take; compiling the headers probe "
+                     "gets four times that (default 30)")
+      ->check(CLI::Range(1, 3600));
   auto* tune = common(app.add_subcommand(
       "tune", "Search a port's tile sizes and loop shapes: screen with the SRAM estimate, compile, run, rank"));
   tune->add_option("paths", paths, "Projects (projects/<name>)");

@@ -6,7 +6,8 @@ One pre-commit per run: `--pre-commit debian` is Debian's /usr/bin/pre-commit (3
 --cache-dir (reused, refreshed once a day). A scratch repository gets README.md's
 .pre-commit-config.yaml block pointed at a temporary git commit of the project's manifest, and
 port-check on PATH. Then: a clean port commits; a port with a syntax error is blocked and DSL001 is
-shown; `SKIP=port-check` and `--no-verify` get through; the manual-stage hook runs on demand.
+shown; `SKIP=port-check` and `--no-verify` get through; the manual-stage hook runs on demand;
+`pre-commit run --all-files` fails on a committed port with errors.
 Exits 77 (ctest: skipped) naming what is missing when that pre-commit cannot be had."""
 import argparse
 import os
@@ -174,6 +175,13 @@ def main():
         rc, out = s.run(pre_commit, "run", "--hook-stage", "manual", "port-check-changed")
         expect("manual stage on demand: the branch's broken port fails with DSL001",
                rc != 0 and MANUAL_HOOK_NAME in out and "DSL001" in out, out)
+
+        # Nothing staged, the broken port committed: --all-files names every file, and the hook checks them.
+        rc, out = s.git("status", "--porcelain")
+        expect("the work tree is clean before --all-files", out.strip() == "", out)
+        rc, out = s.run(pre_commit, "run", "--all-files")
+        expect("pre-commit run --all-files fails on the committed port's errors (DSL001)",
+               rc != 0 and HOOK_NAME in out and "Failed" in out and "DSL001" in out, out)
 
     print(f"{version}: {'all cases passed' if not failures else f'{len(failures)} case(s) failed'}")
     return 1 if failures else 0

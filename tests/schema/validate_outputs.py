@@ -67,7 +67,7 @@ def record_errors(ledger_schema, report_schema, ledger_file):
         schema = {"$id": ledger_schema["$id"], "definitions": ledger_schema["definitions"],
                   "allOf": [{"$ref": "#/definitions/" + definition}]}
         return ledger_validator_for(schema, report_schema)
-    validators = {kind: validator_of(kind) for kind in ("attempt", "summary")}
+    validators = {kind: validator_of(kind) for kind in ("attempt", "summary")}  # a repeat has an attempt's form
     errors = []
     kinds = set()
     with open(ledger_file, encoding="utf-8") as f:
@@ -76,8 +76,8 @@ def record_errors(ledger_schema, report_schema, ledger_file):
             kinds.add(record.get("kind"))
             validator = validators["summary" if record.get("kind") == "summary" else "attempt"]
             errors += [f"line {number}: {e.message}" for e in validator.iter_errors(record)]
-    if kinds != {"attempt", "summary"}:
-        errors.append(f"expected attempt and summary records, got {sorted(k for k in kinds if k)}")
+    if kinds != {"attempt", "repeat", "summary"}:
+        errors.append(f"expected attempt, repeat and summary records, got {sorted(k for k in kinds if k)}")
     return errors
 
 
@@ -136,11 +136,18 @@ def main():
         else:
             passed += 1
             print("ok   json report of port-check report (schedule)")
-        # The checks above recorded attempts of projects/clean (three, bounded to two: one folded).
+        # The checks above recorded one attempt of projects/clean and repeats of it (same sources); two
+        # edits make two more attempts (bounded to two: one folded), one more unchanged check a repeat.
+        golden = os.path.join(ws, "projects/clean/pypto_src/golden.py")
+        for edit in ("# first edit\n", "# second edit\n", ""):
+            if edit:
+                with open(golden, "a", encoding="utf-8") as f:
+                    f.write(edit)
+            run(args.port_check, ws, "json", ["projects/clean"])
         cases = [
             ("ledger json of a project with attempts", lambda: list(ledger_validator.iter_errors(
                 run(args.port_check, ws, "json", ["projects/clean"], command="ledger")))),
-            ("ledger records (attempts and a folded summary)", lambda: record_errors(
+            ("ledger records (attempts, a repeat and a folded summary)", lambda: record_errors(
                 ledger_schema, report_schema, os.path.join(ws, "projects/clean/.port-check/ledger.jsonl"))),
         ]
         for name, validate in cases:

@@ -155,6 +155,53 @@ TEST(JunitEmitter, CleanFileIsAPassingCase) {
   EXPECT_NE(xml.find("failures=\"0\""), std::string::npos);
 }
 
+TEST(JunitEmitter, FindingsBelowFailOnAreNotFailures) {
+  Report r = sampleReport();  // two errors, one info
+  r.add(makeDiagnostic("DSL104", "projects/softmax/pypto_src/incore.py", 30, 1, "a warning"));
+  r.diagnostics.back().severity = Severity::Warning;
+  r.finalize();
+  auto failures = [&](std::optional<Severity> failing) {
+    EmitOptions o;
+    o.failing_severity = failing;
+    tinyxml2::XMLDocument doc;
+    std::string xml = emitJunit(r, o);
+    EXPECT_EQ(doc.Parse(xml.c_str()), tinyxml2::XML_SUCCESS);
+    int elements = 0;
+    for (auto* s = doc.FirstChildElement("testsuites")->FirstChildElement("testsuite"); s; s = s->NextSiblingElement())
+      for (auto* c = s->FirstChildElement("testcase"); c; c = c->NextSiblingElement("testcase"))
+        elements += c->FirstChildElement("failure") != nullptr;
+    EXPECT_EQ(doc.FirstChildElement("testsuites")->IntAttribute("failures"), elements) << xml;
+    return elements;
+  };
+  EXPECT_EQ(failures(Severity::Error), 2);    // --fail-on error (the default): the warning is output only
+  EXPECT_EQ(failures(Severity::Warning), 3);
+  EXPECT_EQ(failures(Severity::Info), 4);
+  EXPECT_EQ(failures(std::nullopt), 0);       // --fail-on never: exit 0, no failure
+  EmitOptions never;
+  never.failing_severity = std::nullopt;
+  EXPECT_NE(emitJunit(r, never).find("<system-out>projects/softmax/pypto_src/incore.py:12:5: error: invalid syntax"),
+            std::string::npos);
+}
+
+TEST(SarifEmitter, ExecutionSuccessfulFollowsTheExitStatus) {
+  Report r = sampleReport();
+  r.add(makeDiagnostic("TOOL001", "", 0, 0, "input path 'nope' does not exist"));
+  r.finalize();
+  EmitOptions o;
+  o.exit_code = 2;
+  nlohmann::json inv = nlohmann::json::parse(emitSarif(r, o))["runs"][0]["invocations"][0];
+  EXPECT_EQ(inv["executionSuccessful"], false);
+  EXPECT_EQ(inv["exitCode"], 2);
+  bool said = false;
+  for (const auto& n : inv["toolExecutionNotifications"])
+    said |= n["level"] == "error" &&
+            n["message"]["text"].get<std::string>().find("could not do its job (exit status 2): input path 'nope' "
+                                                         "does not exist [TOOL001]") != std::string::npos;
+  EXPECT_TRUE(said) << inv.dump();
+  o.exit_code = 1;
+  EXPECT_EQ(nlohmann::json::parse(emitSarif(r, o))["runs"][0]["invocations"][0]["executionSuccessful"], true);
+}
+
 TEST(GithubEmitter, EscapesDataAndProperties) {
   Report r;
   Diagnostic d = makeDiagnostic("DSL001", "dir,with:odd/file.py", 3, 7, "50% of\nlines");

@@ -87,7 +87,7 @@ struct NewOptions {
 int runNew(const CommonOptions& options, const NewOptions& create, const Io& io);
 
 struct HookOptions {
-  std::vector<std::string> words;  // install | uninstall | run
+  std::vector<std::string> words;  // install | uninstall | run [FILE...]
   bool force = false;              // install: replace a foreign pre-commit hook (kept as a backup)
   bool chain = false;              // install: keep a foreign pre-commit hook and run it first
   std::string executable;          // install: the port-check the hook runs (default: this binary)
@@ -128,6 +128,7 @@ struct DoctorOptions {
   bool run = false;                      // --run: also the self-test on the simulator
   std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
   std::optional<int> timeout_seconds;    // --timeout: per self-test run (default 600)
+  std::optional<int> probe_timeout_seconds;  // --probe-timeout: per probe process (default 30)
 };
 
 // port-check doctor [--level L] [--run]: for each level a user can reach (passes, kernels, simulator),

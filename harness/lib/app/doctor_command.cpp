@@ -7,6 +7,7 @@
 #include "doctor/doctor_probes.h"
 #include "doctor/doctor_report.h"
 #include "doctor/self_test.h"
+#include "process/interrupt_flag.h"
 #include "process/subprocess.h"
 
 namespace portcheck {
@@ -31,9 +32,17 @@ int runDoctor(const CommonOptions& options, const DoctorOptions& doctor_options,
   }
   Session session = openSession(options, io);
 
+  // On the CLI Ctrl-C kills the running probe's process group and the report says so; over MCP the
+  // call's cancellation does the same.
+  std::optional<InterruptFlag> ctrl_c;
+  if (!options.cancel) ctrl_c.emplace();
+  const std::atomic<bool>* cancel = options.cancel ? options.cancel : ctrl_c->flag();
+
   doctor::ProbeSettings probe;
   probe.environment = currentEnvironment();
   probe.cache_root = cacheRoot(session, options, doctor_options.cache_dir);
+  probe.timeout = std::chrono::seconds(doctor_options.probe_timeout_seconds.value_or(doctor::kDefaultProbeTimeoutSeconds));
+  probe.cancel = cancel;
   doctor::ToolchainFacts facts = doctor::gatherFacts(session.toolchain, probe);
 
   doctor::DoctorReport report;
@@ -42,15 +51,19 @@ int runDoctor(const CommonOptions& options, const DoctorOptions& doctor_options,
   report.asked = *asked;
   report.checks = doctor::judge(facts);
   report.reached = doctor::reachedLevel(report.checks);
+  report.interrupted = facts.interrupted;
 
   if (doctor_options.run) {
-    if (report.reached != doctor::Level::Simulator) {
+    if (report.interrupted) {
+      report.self_test_skipped = "interrupted";
+    } else if (report.reached != doctor::Level::Simulator) {
       report.self_test_skipped = "the simulator level is not reached; fix what is MISSING above first";
     } else {
       CompileOptions compile;
       compile.cache_dir = doctor_options.cache_dir;
       DriverSettings settings = compileDriverSettings(session, options, compile);
       settings.timeout = std::chrono::seconds(doctor_options.timeout_seconds.value_or(kDefaultSelfTestTimeoutSeconds));
+      settings.cancel = cancel;
       std::string error;
       std::optional<fs::path> script = installAdapter(settings.cache_root, error);
       if (!script) {
@@ -65,6 +78,7 @@ int runDoctor(const CommonOptions& options, const DoctorOptions& doctor_options,
 
   std::string text = options.format == Format::Json ? doctor::doctorJson(report) : doctor::doctorText(report);
   if (!writeCommandOutput(text, options, io)) return kExitToolError;
+  if (report.interrupted) return kExitToolError;
   return report.healthy() ? kExitClean : kExitFindings;
 }
 

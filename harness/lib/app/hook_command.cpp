@@ -72,9 +72,21 @@ void compileStaged(ChangeRun& run, const CommonOptions& options, const Io& io, c
   git::pruneStagedTrees(cache, kStagedTreesKept);
 }
 
+// The files the pre-commit framework named (`port-check hook run FILE...`, relative to the working
+// folder), as changes of their staged content: `pre-commit run --all-files` names every file and stages
+// nothing, a commit names what it stages. A named file the index does not hold (deleted) is left out.
+std::vector<git::Change> namedChanges(const std::vector<std::string>& named, const git::Snapshot& index,
+                                      const fs::path& cwd, const fs::path& root) {
+  std::vector<git::Change> out;
+  for (const std::string& path : repositoryPrefixes(named, cwd, root))
+    if (index.find(path)) out.push_back({git::ChangeKind::Modified, path, path});
+  return out;
+}
+
 // Opens the repository, reads the changes, lints their blobs into run.report. Throws GitError.
+// `named`: check these files (and the projects they belong to) rather than what the index changes.
 void lintChanges(ChangeRun& run, const CommonOptions& options, const Io& io, const GitChangeOptions& what,
-                 const std::vector<std::string>& paths, bool for_hook) {
+                 const std::vector<std::string>& paths, bool for_hook, const std::vector<std::string>& named = {}) {
   git::Repository repo = git::Repository::open(options.cwd, io.getenv);
   if (repo.bare()) throw git::GitError("the repository " + repo.gitDir().string() + " is bare: it has no staged work");
   fs::path root = canonicalOrSelf(repo.workdir());
@@ -91,6 +103,10 @@ void lintChanges(ChangeRun& run, const CommonOptions& options, const Io& io, con
   if (what.staged) {
     git::IndexPtr index = repo.stagedIndex(options.cwd, io.getenv);
     changes = git::stagedChanges(repo, index.get());
+    if (!named.empty()) {
+      changes.changes = namedChanges(named, changes.after, options.cwd, root);
+      changes.description = "the staged content of the files named";
+    }
   } else {
     const std::vector<std::string>& patterns = config.hook.paths;
     changes = git::changesSince(repo, what.changed_since,
@@ -131,11 +147,11 @@ int hookToolError(const Config& config, const Io& io, const std::string& what) {
   return kExitClean;
 }
 
-int hookRun(const CommonOptions& options, const Io& io) {
+int hookRun(const CommonOptions& options, const Io& io, const std::vector<std::string>& named) {
   auto start = std::chrono::steady_clock::now();
   ChangeRun run{openSession(options, io), {}, false};
   try {
-    lintChanges(run, options, io, GitChangeOptions{true, ""}, {}, /*for_hook=*/true);
+    lintChanges(run, options, io, GitChangeOptions{true, ""}, {}, /*for_hook=*/true, named);
   } catch (const git::GitError& e) {
     return hookToolError(run.session.config, io, std::string("cannot read the staged files: ") + e.what());
   }
@@ -198,16 +214,16 @@ int hookInstall(const CommonOptions& options, const HookOptions& hook, const Io&
 }  // namespace
 
 int runHook(const CommonOptions& options, const HookOptions& hook, const Io& io) {
-  const std::string action = hook.words.size() == 1 ? hook.words[0] : "";
-  if (action != "install" && action != "uninstall" && action != "run") {
-    io.err << "port-check: error: hook takes one of: install [--force|--chain], uninstall, run\n";
+  const std::string action = hook.words.empty() ? "" : hook.words[0];
+  if ((action != "install" && action != "uninstall" && action != "run") || (action != "run" && hook.words.size() > 1)) {
+    io.err << "port-check: error: hook takes one of: install [--force|--chain], uninstall, run [FILE...]\n";
     return kExitToolError;
   }
   if (action != "install" && (hook.force || hook.chain)) {
     io.err << "port-check: error: --force and --chain apply to hook install only\n";
     return kExitToolError;
   }
-  if (action == "run") return hookRun(options, io);
+  if (action == "run") return hookRun(options, io, std::vector<std::string>(hook.words.begin() + 1, hook.words.end()));
   return hookInstall(options, hook, io, action == "install");
 }
 

@@ -42,9 +42,12 @@ int runLedger(const CommonOptions& options, const LedgerOptions& lo, const Io& i
     return kExitToolError;
   }
   std::string display = session.workspace.relative(project.dir);
+  std::string other;
+  const int foreign = ledger::removeForeignRecords(read.history, display, other);
   ledger::LedgerView view =
       ledger::buildLedgerView(read.history, display, ledger::loopSettings(session.config), lo.last);
   for (Diagnostic& d : ledger::skippedLineWarnings(display, read.skipped)) view.diagnostics.push_back(std::move(d));
+  if (foreign > 0) view.diagnostics.push_back(ledger::foreignRecordsWarning(display, foreign, other));
   session.config.apply(view.diagnostics);  // rules turned off or re-rated in port-check.json, as check shows them
   for (ledger::AttemptRow& row : view.rows) session.config.apply(row.loop);
 

@@ -2,6 +2,7 @@
 #include <ostream>
 
 #include "app/commands.h"
+#include "app/record_attempts.h"
 #include "scaffold/scaffold.h"
 
 namespace portcheck {
@@ -19,6 +20,15 @@ int runNew(const CommonOptions& options, const NewOptions& no, const Io& io) {
     io.err << "port-check: error: " << outcome.error << "\n";
     return kExitToolError;
   }
+  // The skeleton is the ledger's first attempt, so filling it in is measured against it (LOOP003 lets
+  // that change be as large as it needs to be) and a check of the untouched skeleton is a re-run of it.
+  Session session = openSession(options, io);
+  Targets targets = collectTargets(session.workspace, options.cwd, {outcome.dir.string()});
+  Report report;
+  completeReport(report, session);
+  recordAttempts(report, session, targets, "new");
+  for (const Diagnostic& d : report.diagnostics)
+    if (d.rule == "TOOL007") io.err << "port-check: warning: " << d.message << "\n";
   std::string dir = ws.relative(outcome.dir);
   io.out << "created " << dir << "/ (" << toString(*kind) << ", " << outcome.files.size() << " files)\n";
   for (const auto& f : outcome.files) io.out << "  " << ws.relative(f) << "\n";

@@ -64,6 +64,9 @@ struct Session {
 
 Session openSession(const CommonOptions& options, const Io& io);
 
+// The lowest severity that makes the exit status 1; nullopt for never.
+std::optional<Severity> failingSeverity(FailOn fail_on);
+
 // 2 when port-check itself failed (a TOOL error), else 1 when a finding is at or above fail_on, else 0.
 int exitCodeFor(const Report& report, FailOn fail_on);
 

@@ -7,6 +7,7 @@
 #include "core/file_lock.h"
 #include "ledger/attempt_builder.h"
 #include "ledger/attempt_recorder.h"
+#include "toolchain/toolchain_identity.h"
 
 namespace portcheck {
 
@@ -41,18 +42,29 @@ void recordAttempts(Report& report, const Session& session, const Targets& targe
                  projects.end());
   if (projects.empty()) return;
 
-  const std::string time = ledger::utcNow();
+  ledger::RunContext run;
+  run.command = command;
+  run.time = ledger::utcNow();
+  run.toolchain = toolchainIdentity(session.toolchain);
+  run.toolchain_text = report.run.toolchain;
   const ledger::LoopSettings settings = ledger::loopSettings(session.config);
+  std::vector<ledger::ProjectSources> sources;
+  for (const Project* p : projects) sources.push_back(ledger::readProjectSources(session.workspace, *p));
   std::vector<std::unique_ptr<FileLock>> locks;
   std::vector<ledger::PendingAttempt> pending;
   std::vector<Diagnostic> found;
-  for (const Project* p : projects) {
+  for (std::size_t i = 0; i < projects.size(); ++i) {
+    const Project* p = projects[i];
+    ledger::RunContext own = run;
+    for (std::size_t j = 0; j < projects.size(); ++j) {
+      if (j == i) continue;
+      own.other_projects.push_back(session.workspace.relative(projects[j]->dir));
+      for (const ledger::FileHash& f : sources[j].hashes) own.other_files.push_back(f.path);
+    }
     locks.push_back(std::make_unique<FileLock>(ledger::ledgerPaths(p->dir).lock));
-    ledger::ProjectSources sources = ledger::readProjectSources(session.workspace, *p);
-    std::vector<ledger::CodeSpan> spans = ledger::codeSpans(sources.files);
-    ledger::Attempt attempt =
-        ledger::attemptFromReport(report, session.workspace, *p, sources, spans, command, time);
-    pending.push_back(ledger::prepareAttempt(p->dir, std::move(attempt), sources, spans, settings));
+    std::vector<ledger::CodeSpan> spans = ledger::codeSpans(sources[i].files);
+    ledger::Attempt attempt = ledger::attemptFromReport(report, session.workspace, *p, sources[i], spans, own);
+    pending.push_back(ledger::prepareAttempt(p->dir, std::move(attempt), sources[i], spans, settings));
     found.insert(found.end(), pending.back().loop.begin(), pending.back().loop.end());
     found.insert(found.end(), pending.back().problems.begin(), pending.back().problems.end());
   }

@@ -27,13 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// What the report keeps of the lint findings: SRAM findings, advice, and what makes them incomplete.
-bool reportable(const Diagnostic& d) {
-  for (std::string_view family : {"MEM", "FUSE", "TOOL", "COMP"})
-    if (d.rule.rfind(family, 0) == 0) return true;
-  return d.rule == "DSL001";
-}
-
 // A unit's task graphs (for the page) and the cost of its schedule (for the table), from one model.
 struct UnitAnalysis {
   HtmlUnitGraph graph;
@@ -162,8 +155,9 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
   settings.platform = session.platform;
   settings.config = &session.config;
   LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
-  for (Diagnostic& d : lint.diagnostics)
-    if (reportable(d)) report.add(std::move(d));
+  // Every lint finding, so report and lint agree on the same sources (the SRAM and advice findings the
+  // page is about among them).
+  report.append(std::move(lint.diagnostics));
   report.run.files = std::move(lint.files);
   sram::mergeSramRows(report.sram, lint.sram);
   report.run.stages.push_back({"estimate", StageState::Ran, ""});

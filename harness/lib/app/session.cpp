@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "core/atomic_file.h"
+#include "lint/stage_suppressions.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -39,16 +40,22 @@ Session openSession(const CommonOptions& options, const Io& io) {
   return s;
 }
 
+std::optional<Severity> failingSeverity(FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::Error: return Severity::Error;
+    case FailOn::Warning: return Severity::Warning;
+    case FailOn::Info: return Severity::Info;
+    case FailOn::Never: break;
+  }
+  return std::nullopt;
+}
+
 int exitCodeFor(const Report& report, FailOn fail_on) {
+  const std::optional<Severity> failing_severity = failingSeverity(fail_on);
   bool tool_error = false, failing = false;
   for (const Diagnostic& d : report.diagnostics) {
     if (d.source == Stage::Tool && d.severity == Severity::Error) tool_error = true;
-    switch (fail_on) {
-      case FailOn::Error: failing |= d.severity == Severity::Error; break;
-      case FailOn::Warning: failing |= d.severity >= Severity::Warning; break;
-      case FailOn::Info: failing = true; break;
-      case FailOn::Never: break;
-    }
+    failing |= failing_severity && d.severity >= *failing_severity;
   }
   if (tool_error) return kExitToolError;
   return failing ? kExitFindings : kExitClean;
@@ -86,6 +93,7 @@ void completeReport(Report& report, const Session& session) {
   report.run.catalogue_version = Catalogue::builtin().version();
   report.run.platform = std::string(toString(session.platform));
   report.run.toolchain = session.toolchain.describeFor(session.workspace.root);
+  applyInlineSuppressions(report.diagnostics, session.workspace.root);
   report.finalize();
 }
 
@@ -98,8 +106,10 @@ int emitCompleted(const Report& report, const Session& session, const CommonOpti
   EmitOptions eo;
   eo.color = useColor(options, io);
   eo.doc_base_url = options.doc_base_url;
+  eo.failing_severity = failingSeverity(session.fail_on);
+  eo.exit_code = exitCodeFor(report, session.fail_on);
   if (!writeCommandOutput(emitReport(report, options.format, eo), options, io)) return kExitToolError;
-  return exitCodeFor(report, session.fail_on);
+  return eo.exit_code;
 }
 
 }  // namespace portcheck

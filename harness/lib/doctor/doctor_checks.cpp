@@ -25,6 +25,7 @@ std::string_view toString(CheckState state) {
     case CheckState::Ok: return "ok";
     case CheckState::Warning: return "warning";
     case CheckState::Missing: return "missing";
+    case CheckState::Skipped: return "skipped";
   }
   return "missing";
 }
@@ -67,13 +68,14 @@ struct Builder {
 
   bool probeRan() const { return f.probe.is_object() && !f.probe.contains("internal_error"); }
   std::string notProbed() const {
+    if (f.probe_interrupted) return "not checked: the Python probe was interrupted";
     return "not checked: the Python probe did not run (" +
            (f.probe_error.empty() ? std::string("see the interpreter check") : f.probe_error) + ")";
   }
 
   // A Python module check: ok with its path/version, or missing with the import error.
   void module(const char* key, std::string id, Level level, std::string title, const std::string& fix) {
-    if (!probeRan()) return add(std::move(id), level, std::move(title), CheckState::Missing, notProbed(), fix);
+    if (!probeRan()) return add(std::move(id), level, std::move(title), CheckState::Skipped, notProbed(), fix);
     const json& j = fact(f, key);
     if (factOk(j)) {
       std::string found = factText(j, "version");
@@ -97,6 +99,13 @@ struct Builder {
     if (f.probe.is_object() && f.probe.contains("python")) {
       add("passes.python", Level::Passes, "Python interpreter", CheckState::Ok,
           f.probe.value("executable", python) + " (Python " + f.probe.value("python", "?") + ")");
+    } else if (!t.found) {
+      // The probe runs the interpreter with the checkout on its path: without one it never ran.
+      add("passes.python", Level::Passes, "Python interpreter", CheckState::Skipped,
+          python + ": not checked: no PyPTO checkout to run it with (see above)", "find the PyPTO checkout first");
+    } else if (f.probe_interrupted) {
+      add("passes.python", Level::Passes, "Python interpreter", CheckState::Skipped,
+          python + ": interrupted before it answered", "run port-check doctor again");
     } else {
       add("passes.python", Level::Passes, "Python interpreter", CheckState::Missing,
           python + ": " + (f.probe_error.empty() ? "did not run" : f.probe_error),
@@ -164,7 +173,7 @@ struct Builder {
 
   void torchVersion() {
     std::string fix = python + " -m pip install 'torch>=2.3'";
-    if (!probeRan()) return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Missing, notProbed(), fix);
+    if (!probeRan()) return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Skipped, notProbed(), fix);
     const json& j = fact(f, "torch");
     if (!factOk(j)) {
       return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Missing,
@@ -180,7 +189,7 @@ struct Builder {
 
   void ptoIsa() {
     const char* title = "pto-isa headers at the runtime's pin";
-    if (!probeRan()) return add("simulator.pto_isa", Level::Simulator, title, CheckState::Missing, notProbed());
+    if (!probeRan()) return add("simulator.pto_isa", Level::Simulator, title, CheckState::Skipped, notProbed());
     const json& j = fact(f, "pto_isa");
     std::string pin = factText(j, "pin");
     std::string checkout = factText(j, "checkout");
@@ -214,9 +223,9 @@ struct Builder {
     }
     if (!k.probed) {
       std::string why = k.path.empty() ? "no kernel compiler" : "no pto-isa headers";
-      add("simulator.cpu_headers", Level::Simulator, "pto-isa CPU headers compile", CheckState::Missing,
+      add("simulator.cpu_headers", Level::Simulator, "pto-isa CPU headers compile", CheckState::Skipped,
           "not checked: " + why, "fix the checks above");
-      add("simulator.bf16", Level::Simulator, "BF16 in simulated kernels", CheckState::Missing, "not checked: " + why,
+      add("simulator.bf16", Level::Simulator, "BF16 in simulated kernels", CheckState::Skipped, "not checked: " + why,
           "fix the checks above");
       return;
     }
@@ -224,7 +233,7 @@ struct Builder {
       add("simulator.cpu_headers", Level::Simulator, "pto-isa CPU headers compile", CheckState::Missing,
           k.headers_error,
           "GCC 12 and older reject the pto-isa CPU headers (static_assert(false) in a template, P2593): " + any_fix);
-      add("simulator.bf16", Level::Simulator, "BF16 in simulated kernels", CheckState::Missing,
+      add("simulator.bf16", Level::Simulator, "BF16 in simulated kernels", CheckState::Skipped,
           "not checked: the headers do not compile", "fix the check above");
       return;
     }
@@ -262,7 +271,7 @@ std::optional<Level> reachedLevel(const std::vector<Check>& checks) {
   std::optional<Level> reached;
   for (Level level : {Level::Passes, Level::Kernels, Level::Simulator}) {
     for (const Check& c : checks)
-      if (c.level == level && c.state == CheckState::Missing) return reached;
+      if (c.level == level && (c.state == CheckState::Missing || c.state == CheckState::Skipped)) return reached;
     reached = level;
   }
   return reached;

@@ -16,8 +16,9 @@ std::string_view toString(Level level);
 std::optional<Level> parseLevel(std::string_view text);
 
 // Ok: there and working. Warning: works, but results may differ from upstream's (say how).
-// Missing: the level cannot be reached until it is fixed.
-enum class CheckState { Ok, Warning, Missing };
+// Missing: the level cannot be reached until it is fixed. Skipped: not checked, because an earlier check
+// it needs failed or the probe was interrupted (`found` says which); its level is not reached either.
+enum class CheckState { Ok, Warning, Missing, Skipped };
 std::string_view toString(CheckState state);
 
 struct Check {
@@ -32,7 +33,7 @@ struct Check {
 // The checks in level order. Pure: reads `facts` only.
 std::vector<Check> judge(const ToolchainFacts& facts);
 
-// The highest level whose checks, and those of every level below, have none Missing.
+// The highest level whose checks, and those of every level below, are all Ok or Warning.
 std::optional<Level> reachedLevel(const std::vector<Check>& checks);
 
 }  // namespace portcheck::doctor

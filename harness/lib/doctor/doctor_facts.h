@@ -37,8 +37,10 @@ struct ToolchainFacts {
   Toolchain toolchain;
   nlohmann::json probe;
   std::string probe_error;
+  bool probe_interrupted = false;  // cancelled (MCP) or interrupted (Ctrl-C) before it answered
   PtoasFacts ptoas;
   KernelCompilerFacts kernel_compiler;
+  bool interrupted = false;        // some probe was stopped by a cancellation; later ones did not run
 };
 
 }  // namespace portcheck::doctor

@@ -51,19 +51,24 @@ std::string firstLine(std::string_view text) {
   return {};
 }
 
+// Runs one probe in its own process group, killed on timeout or when `cancel` is set.
 ProcessResult run(std::vector<std::string> argv, const std::map<std::string, std::string>& env,
-                  std::chrono::seconds timeout, const fs::path& cwd = {}) {
+                  std::chrono::seconds timeout, const std::atomic<bool>* cancel, const fs::path& cwd = {}) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.env = env;
   spec.cwd = cwd;
   spec.timeout = timeout;
   spec.max_output = 1u << 20;
+  spec.cancel = cancel;
   return runProcess(spec);
 }
 
+bool cancelled(const ProbeSettings& s) { return s.cancel && s.cancel->load(); }
+
 std::string whyFailed(const ProcessResult& r) {
   if (!r.started) return r.spawn_error;
+  if (r.cancelled) return "interrupted after " + std::to_string(static_cast<int>(r.seconds)) + " s";
   if (r.timed_out) return "timed out after " + std::to_string(static_cast<int>(r.seconds)) + " s";
   if (r.signal) return "killed by " + signalDescription(r.signal);
   std::string line = firstLine(r.output);
@@ -84,8 +89,13 @@ void probePython(const Toolchain& t, const std::map<std::string, std::string>& e
   fs::remove(out, ec);
   ProcessResult r = run({t.python, "-B", (adapter->parent_path() / "port_check_doctor.py").string(), "--out",
                          out.string()},
-                        env, s.timeout);
+                        env, s.timeout, s.cancel);
   std::string text = readText(out);
+  if (r.cancelled) {
+    facts.probe_error = whyFailed(r);
+    facts.probe_interrupted = facts.interrupted = true;
+    return;
+  }
   if (text.empty()) {
     facts.probe_error = whyFailed(r);
     return;
@@ -103,7 +113,8 @@ void probePtoas(const Toolchain& t, const std::map<std::string, std::string>& en
                 ToolchainFacts& facts) {
   if (t.found) facts.ptoas.pinned = pinnedPtoasVersion(t.pypto_root);
   if (t.ptoas.empty()) return;
-  ProcessResult r = run({t.ptoas.string(), "--version"}, env, std::chrono::seconds(30));
+  ProcessResult r = run({t.ptoas.string(), "--version"}, env, s.timeout, s.cancel);
+  facts.interrupted |= r.cancelled;
   facts.ptoas.ran = r.started && !r.timed_out && r.signal == 0 && r.exit_code == 0;
   facts.ptoas.version_output = facts.ptoas.ran ? firstLine(r.output) : whyFailed(r);
   if (facts.ptoas.ran) facts.ptoas.version = ptoasVersion(r.output);
@@ -123,7 +134,7 @@ void probeKernelCompiler(const std::map<std::string, std::string>& env, const Pr
   std::optional<fs::path> cxx = findExecutable("g++-15", env);
   if (!cxx) return;
   k.path = *cxx;
-  ProcessResult version = run({cxx->string(), "--version"}, env, std::chrono::seconds(30));
+  ProcessResult version = run({cxx->string(), "--version"}, env, s.timeout, s.cancel);
   k.version_line = version.exit_code == 0 ? firstLine(version.output) : whyFailed(version);
 
   fs::path pto_isa;
@@ -147,7 +158,9 @@ void probeKernelCompiler(const std::map<std::string, std::string>& env, const Pr
   for (std::string& f : simulatorFlags(pto_isa)) argv.push_back(std::move(f));
   std::vector<std::string> syntax = argv;
   syntax.insert(syntax.end(), {"-fsyntax-only", source.string()});
-  ProcessResult compiled = run(syntax, env, s.timeout, dir);
+  // Compiling the pto-isa headers takes longer than a probe that only answers: four times its limit.
+  const std::chrono::seconds compile_timeout = 4 * s.timeout;
+  ProcessResult compiled = run(syntax, env, compile_timeout, s.cancel, dir);
   judgeHeaderProbe(compiled.started && !compiled.timed_out ? compiled.exit_code : -1,
                    compiled.started && !compiled.timed_out ? std::string_view(compiled.output)
                                                            : std::string_view(whyFailed(compiled)),
@@ -156,7 +169,7 @@ void probeKernelCompiler(const std::map<std::string, std::string>& env, const Pr
 
   fs::remove(binary, ec);
   argv.insert(argv.end(), {"-O2", source.string(), "-o", binary.string()});
-  ProcessResult linked = run(argv, env, s.timeout, dir);
+  ProcessResult linked = run(argv, env, compile_timeout, s.cancel, dir);
   if (linked.exit_code != 0 || !fs::is_regular_file(binary, ec)) {
     std::string line;
     for (std::string_view l : splitLines(linked.output))
@@ -167,7 +180,7 @@ void probeKernelCompiler(const std::map<std::string, std::string>& env, const Pr
     k.bf16_error = "a program converting to BF16 does not link: " + (line.empty() ? whyFailed(linked) : line);
     return;
   }
-  ProcessResult ran = run({binary.string()}, env, std::chrono::seconds(30), dir);
+  ProcessResult ran = run({binary.string()}, env, s.timeout, s.cancel, dir);
   k.bf16_runs = ran.started && ran.exit_code == 0;
   if (!k.bf16_runs) k.bf16_error = "FP32 -> BF16 gives the wrong bits: " + firstLine(ran.output) + " (want 0x3f80, 99840)";
 }
@@ -202,8 +215,10 @@ ToolchainFacts gatherFacts(const Toolchain& toolchain, const ProbeSettings& sett
       toolchain.found ? runEnvironment(settings.environment, toolchain) : settings.environment;
   if (toolchain.found) probePython(toolchain, env, settings, facts);
   else facts.probe_error = "no PyPTO checkout";
-  probePtoas(toolchain, env, settings, facts);
-  probeKernelCompiler(env, settings, facts);
+  // After a cancellation nothing more starts: every probe still to run would be killed at once.
+  if (!cancelled(settings)) probePtoas(toolchain, env, settings, facts);
+  if (!cancelled(settings)) probeKernelCompiler(env, settings, facts);
+  facts.interrupted |= cancelled(settings);
   return facts;
 }
 

@@ -2,6 +2,7 @@
 // Gathers port-check doctor's facts by running what the stages run: the configured interpreter with the
 // run stage's environment (the Python probe), `ptoas --version`, and the simulator's kernel compiler on
 // a probe that includes the pto-isa CPU headers and converts to BF16.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -12,10 +13,15 @@
 
 namespace portcheck::doctor {
 
+inline constexpr int kDefaultProbeTimeoutSeconds = 30;
+
 struct ProbeSettings {
   std::map<std::string, std::string> environment;  // the caller's
   std::filesystem::path cache_root;                // probe files go to <cache_root>/doctor/
-  std::chrono::seconds timeout{180};               // per probe process
+  std::chrono::seconds timeout{kDefaultProbeTimeoutSeconds};  // per probe process (--probe-timeout)
+  // Set by the caller to stop (an MCP cancellation, Ctrl-C): the running probe's process group is killed,
+  // it is reported as interrupted and no further probe starts.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 ToolchainFacts gatherFacts(const Toolchain& toolchain, const ProbeSettings& settings);

@@ -13,7 +13,7 @@ bool DoctorReport::healthy() const {
   if (!reached || static_cast<int>(*reached) < static_cast<int>(asked)) return false;
   for (const SelfTestCase& c : self_test)
     if (c.verdict != "pass") return false;
-  return self_test_skipped.empty();
+  return self_test_skipped.empty() && !interrupted;
 }
 
 namespace {
@@ -31,11 +31,15 @@ std::string doctorText(const DoctorReport& r) {
   for (const Check& c : r.checks) {
     std::string level = shown == c.level ? "" : std::string(toString(c.level));
     shown = c.level;
-    std::string state = c.state == CheckState::Ok ? "ok" : c.state == CheckState::Warning ? "WARN" : "MISSING";
+    std::string state = c.state == CheckState::Ok        ? "ok"
+                        : c.state == CheckState::Warning ? "WARN"
+                        : c.state == CheckState::Skipped ? "SKIPPED"
+                                                         : "MISSING";
     out += pad(level, 11) + pad(state, 9) + pad(c.title, 44) + c.found + "\n";
     if (!c.fix.empty()) out += pad("", 20) + "fix: " + c.fix + "\n";
   }
   out += "\n";
+  if (r.interrupted) out += "Interrupted: the checks marked SKIPPED above were not finished.\n";
   if (r.reached) {
     out += "Reached: " + std::string(toString(*r.reached));
     out += *r.reached == Level::Simulator ? " (compile, kernels and simulator runs)"
@@ -79,6 +83,7 @@ std::string doctorJson(const DoctorReport& r) {
   j["asked"] = std::string(toString(r.asked));
   j["reached"] = r.reached ? json(std::string(toString(*r.reached))) : json(nullptr);
   j["healthy"] = r.healthy();
+  j["interrupted"] = r.interrupted;
   json checks = json::array();
   for (const Check& c : r.checks) {
     checks.push_back({{"id", c.id},

@@ -19,6 +19,7 @@ struct DoctorReport {
   bool self_test_ran = false;
   std::string self_test_skipped;        // why --run did not run (the simulator level is not reached)
   std::vector<SelfTestCase> self_test;
+  bool interrupted = false;             // a probe was interrupted (Ctrl-C) or cancelled: its checks are skipped
 
   // The asked level is reached, and with --run every self-test case passed.
   bool healthy() const;

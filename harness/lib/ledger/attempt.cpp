@@ -66,12 +66,29 @@ bool Attempt::hasFile(const std::string& path) const {
   return std::any_of(files.begin(), files.end(), [&](const FileHash& f) { return f.path == path; });
 }
 
+bool Attempt::sameInputs(const Attempt& next) const {
+  return source_hash == next.source_hash && library_hash == next.library_hash && toolchain == next.toolchain;
+}
+
+void Attempt::absorbRepeat(const Attempt& next) {
+  command = next.command;
+  exit_code = next.exit_code;
+  platform = next.platform;
+  tool_version = next.tool_version;
+  stages = next.stages;
+  findings = next.findings;
+  if (!next.sram.empty()) sram = next.sram;
+  if (next.golden && next.golden->ran()) golden = next.golden;
+  repeats += 1 + next.repeats;
+}
+
 void FoldedSummary::fold(const Attempt& a) {
   if (attempts == 0) {
     first_attempt = a.number;
     first_time = a.time;
   }
   ++attempts;
+  project = a.project;
   last_attempt = a.number;
   last_time = a.time;
   if (a.golden && a.golden->status == "passed") {

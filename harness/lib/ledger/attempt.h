@@ -95,6 +95,13 @@ struct Attempt {
   std::string project;        // workspace-relative project folder, e.g. projects/softmax
   std::string source_hash;    // of pypto_src/: every source path and its bytes
   std::string library_hash;   // of the pypto-lib files the port imports; "" when none
+  // The toolchain the attempt ran with (toolchain/toolchain_identity.h): `toolchain` identifies it
+  // (a hash; "" in records that predate it), `toolchain_text` says it for people.
+  std::string toolchain;
+  std::string toolchain_text;
+  bool toolchain_changed = false;  // differs from the previous attempt's (the previous one had one)
+  bool scaffold = false;           // recorded by `port-check new`: the skeleton as written, unedited
+  int repeats = 0;                 // identical re-runs folded into this attempt (docs/ledger.md#repeats)
   std::vector<FileHash> files;
   // Since the previous attempt; nullopt when there is nothing to compare with (the first attempt).
   std::optional<std::vector<FileChange>> changes;
@@ -109,10 +116,17 @@ struct Attempt {
   const Finding* finding(const std::string& key) const;
   bool definesFunction(const std::string& name) const;
   bool hasFile(const std::string& path) const;
+  // True when `next` ran the same sources (pypto_src and the pypto-lib files) with the same toolchain:
+  // a re-run, not a new attempt.
+  bool sameInputs(const Attempt& next) const;
+  // Takes the outcome of the re-run `next` (command, exit status, stages, findings, SRAM, golden when
+  // it ran one) and counts it as a repeat; the number, the files and the change stay this attempt's.
+  void absorbRepeat(const Attempt& next);
 };
 
 // The attempts folded out of a bounded ledger (docs/ledger.md#bounds), as one record.
 struct FoldedSummary {
+  std::string project;        // workspace-relative project folder of the attempts; "" in older records
   int attempts = 0;
   int first_attempt = 0, last_attempt = 0;
   std::string first_time, last_time;

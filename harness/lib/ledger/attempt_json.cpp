@@ -71,6 +71,14 @@ Attempt attemptFrom(const json& j) {
   a.project = j.at("project").get<std::string>();
   a.source_hash = j.at("hash").at("pypto_src").get<std::string>();
   a.library_hash = optString(j.at("hash"), "pypto_lib");
+  if (j.contains("toolchain") && !j.at("toolchain").is_null()) {
+    const json& t = j.at("toolchain");
+    a.toolchain = t.at("id").get<std::string>();
+    a.toolchain_text = optString(t, "text");
+    a.toolchain_changed = t.value("changed", false);
+  }
+  a.scaffold = j.value("scaffold", false);
+  a.repeats = j.value("repeats", 0);
   for (const json& f : j.at("files")) a.files.push_back({f.at("path").get<std::string>(), f.at("hash").get<std::string>()});
   if (!j.at("changes").is_null()) {
     a.changes.emplace();
@@ -132,6 +140,7 @@ FoldedSummary summaryFrom(const json& j) {
   s.last_golden_pass = j.at("golden").at("last_pass").is_null() ? 0 : j.at("golden").at("last_pass").get<int>();
   s.best_max_abs_err = optDouble(j.at("golden"), "best_max_abs_err");
   s.rules = j.at("rules").get<std::map<std::string, int>>();
+  s.project = optString(j, "project");
   return s;
 }
 
@@ -173,6 +182,12 @@ json attemptToJson(const Attempt& a) {
           {"tool_version", a.tool_version},
           {"project", a.project},
           {"hash", {{"pypto_src", a.source_hash}, {"pypto_lib", orNull(a.library_hash)}}},
+          {"toolchain", a.toolchain.empty() ? json(nullptr)
+                                            : json{{"id", a.toolchain},
+                                                   {"text", a.toolchain_text},
+                                                   {"changed", a.toolchain_changed}}},
+          {"scaffold", a.scaffold},
+          {"repeats", a.repeats},
           {"files", files},
           {"changes", changes},
           {"functions", a.functions},
@@ -182,8 +197,15 @@ json attemptToJson(const Attempt& a) {
           {"golden", a.golden ? goldenToJson(*a.golden) : json(nullptr)}};
 }
 
+json repeatToJson(const Attempt& rerun) {
+  json j = attemptToJson(rerun);
+  j["kind"] = "repeat";
+  return j;
+}
+
 json summaryToJson(const FoldedSummary& s) {
   return {{"kind", "summary"},
+          {"project", orNull(s.project)},
           {"schema", kRecordSchema},
           {"attempts", s.attempts},
           {"first_attempt", s.first_attempt},
@@ -212,7 +234,10 @@ ParsedRecord parseRecord(const std::string& line) {
       return r;
     }
     std::string kind = j.at("kind").get<std::string>();
-    if (kind == "attempt") r.attempt = attemptFrom(j);
+    if (kind == "attempt" || kind == "repeat") {
+      r.attempt = attemptFrom(j);
+      r.repeat = kind == "repeat";
+    }
     else if (kind == "summary") r.summary = summaryFrom(j);
     else r.error = "unknown record kind '" + kind + "'";
   } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #pragma once
 // The ledger's records as JSON (docs/ledger.md; schema docs/schema/port-check-ledger.schema.json):
-// {"kind": "attempt", ...} and {"kind": "summary", ...}, one per line of ledger.jsonl.
+// {"kind": "attempt", ...}, {"kind": "repeat", ...} (an identical re-run of the attempt it names, in the
+// attempt's form) and {"kind": "summary", ...}, one per line of ledger.jsonl.
 #include <optional>
 #include <string>
 
@@ -11,12 +12,15 @@
 namespace portcheck::ledger {
 
 nlohmann::json attemptToJson(const Attempt& a);
+// The record of `rerun`, an identical re-run of attempt `rerun.number`.
+nlohmann::json repeatToJson(const Attempt& rerun);
 nlohmann::json summaryToJson(const FoldedSummary& s);
 
 // A record read back; `error` says why a line is not one (not JSON, another schema, a field missing
 // or of the wrong type).
 struct ParsedRecord {
   std::optional<Attempt> attempt;
+  bool repeat = false;  // `attempt` is a re-run of the attempt of its number
   std::optional<FoldedSummary> summary;
   std::string error;
 };

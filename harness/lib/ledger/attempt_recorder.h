@@ -4,6 +4,11 @@
 // rules; then, once the command knows its exit status, append the record, fold past the bound and
 // keep the new snapshot. Problems are TOOL007 warnings: the attempt may go unrecorded, the command
 // still succeeds.
+//
+// A re-run of the newest attempt's inputs (same sources, same toolchain) is not a new attempt: it is
+// appended as a "repeat" record of that attempt, which then shows the re-run's outcome. Records of
+// another project (a ledger copied along with its folder) are ignored, reported once, and dropped
+// from the file when the attempt is recorded.
 #include <filesystem>
 #include <vector>
 
@@ -20,7 +25,10 @@ namespace portcheck::ledger {
 struct PendingAttempt {
   LedgerPaths paths;
   LedgerHistory history;
-  Attempt attempt;
+  Attempt attempt;                      // as the ledger will show it (a repeat: the attempt it repeats, updated)
+  bool repeat = false;                  // an identical re-run of history.attempts.back()
+  Attempt rerun;                        // a repeat: the re-run itself, numbered as the attempt it repeats
+  bool drop_foreign = false;            // the file holds another project's records: rewrite it without them
   Snapshot snapshot;                    // of this attempt's files, stored at commit
   std::vector<Diagnostic> loop;         // the loop rules' findings on this attempt
   std::vector<Diagnostic> problems;     // TOOL007

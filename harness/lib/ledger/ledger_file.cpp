@@ -55,6 +55,12 @@ LedgerRead parseLedger(std::string_view text) {
     if (r.summary) {
       if (out.history.summary) r.summary->merge(*out.history.summary);
       out.history.summary = std::move(r.summary);
+    } else if (r.attempt && r.repeat) {
+      if (!out.history.attempts.empty() && out.history.attempts.back().number == r.attempt->number)
+        out.history.attempts.back().absorbRepeat(*r.attempt);
+      else
+        out.skipped.push_back({number, "a repeat of attempt " + std::to_string(r.attempt->number) +
+                                           ", which is not the attempt before it"});
     } else if (r.attempt && !out.history.attempts.empty() && r.attempt->number <= out.history.attempts.back().number) {
       out.skipped.push_back({number, "attempt " + std::to_string(r.attempt->number) + " is out of order (after " +
                                          std::to_string(out.history.attempts.back().number) + ")"});
@@ -65,6 +71,27 @@ LedgerRead parseLedger(std::string_view text) {
     }
   }
   return out;
+}
+
+int removeForeignRecords(LedgerHistory& history, const std::string& project, std::string& other) {
+  int removed = 0;
+  auto foreign = [&](const std::string& owner) {
+    if (owner.empty() || owner == project) return false;
+    if (other.empty()) other = owner;
+    ++removed;
+    return true;
+  };
+  if (history.summary && foreign(history.summary->project)) history.summary.reset();
+  std::erase_if(history.attempts, [&](const Attempt& a) { return foreign(a.project); });
+  return removed;
+}
+
+Diagnostic foreignRecordsWarning(const std::string& project, int count, const std::string& other) {
+  return makeDiagnostic("TOOL007", ledgerDisplayPath(project), 0, 0,
+                        std::to_string(count) + (count == 1 ? " record belongs" : " records belong") + " to " + other +
+                            ", not to " + project + " (the folder was copied with its ledger): " +
+                            (count == 1 ? "it is" : "they are") +
+                            " ignored, and dropped from this ledger when its next attempt is recorded");
 }
 
 std::string ledgerDisplayPath(const std::string& project) { return project + "/.port-check/ledger.jsonl"; }
@@ -122,7 +149,11 @@ bool foldOldAttempts(const fs::path& file, LedgerHistory& history, int max_attem
   if (history.summary) folded.merge(*history.summary);
   history.summary = folded;
   history.attempts.erase(history.attempts.begin(), history.attempts.begin() + static_cast<std::ptrdiff_t>(drop));
-  std::string text = recordLine(summaryToJson(folded));
+  return rewriteLedger(file, history, error);
+}
+
+bool rewriteLedger(const fs::path& file, const LedgerHistory& history, std::string& error) {
+  std::string text = history.summary ? recordLine(summaryToJson(*history.summary)) : std::string();
   for (const Attempt& a : history.attempts) text += recordLine(attemptToJson(a));
   return writeFileAtomically(file, text, error);
 }

@@ -34,6 +34,14 @@ struct LedgerHistory {
   int nextNumber() const;
 };
 
+// Removes the records of another project from `history`: a ledger copied along with its project folder
+// (`cp -r`) holds the original's attempts, which this project never made. Records say their project
+// (workspace-relative); a summary from before summaries did is kept. Returns how many were removed and
+// names the first other project in `other`.
+int removeForeignRecords(LedgerHistory& history, const std::string& project, std::string& other);
+// The TOOL007 warning for removed foreign records.
+Diagnostic foreignRecordsWarning(const std::string& project, int count, const std::string& other);
+
 struct SkippedLine {
   int line = 0;  // 1-based line of ledger.jsonl
   std::string why;
@@ -61,6 +69,10 @@ bool appendLine(const std::filesystem::path& file, const std::string& line, std:
 // When `history` holds more than `max_attempts` attempts, folds the oldest into its summary and
 // rewrites the file atomically with the summary first (skipped lines are dropped then). Returns
 // false only when the rewrite failed.
+// Writes `history` as the whole file, atomically: its summary first, then its attempts (repeats
+// already folded into them).
+bool rewriteLedger(const std::filesystem::path& file, const LedgerHistory& history, std::string& error);
+
 bool foldOldAttempts(const std::filesystem::path& file, LedgerHistory& history, int max_attempts, std::string& error);
 
 }  // namespace portcheck::ledger

@@ -80,17 +80,22 @@ std::string diagnosticLine(const Diagnostic& d) {
 }  // namespace
 
 std::string resultCell(const Attempt& a) {
+  if (a.command == "new") return "new: the skeleton as written, not checked yet";
+  // Every finding counts, port-check's own (a cancelled or impossible compile) included.
   std::map<Severity, std::vector<std::string>> rules;
   std::map<Severity, int> counts;
   for (const Finding& f : a.findings) {
-    if (f.source == Stage::Tool) continue;
     ++counts[f.severity];
     auto& ids = rules[f.severity];
     if (std::find(ids.begin(), ids.end(), f.rule) == ids.end()) ids.push_back(f.rule);
   }
   std::string text = a.command + ", exit " + std::to_string(a.exit_code) + ": ";
-  if (counts[Severity::Error] == 0 && counts[Severity::Warning] == 0) text += "clean";
-  else {
+  if (counts[Severity::Error] == 0 && counts[Severity::Warning] == 0) {
+    // The verdict follows the exit status: only a run that exited 0 is clean.
+    if (a.exit_code == 0) text += "clean";
+    else if (a.exit_code == 1) text += countWithRules(counts[Severity::Info], "info finding", rules[Severity::Info]);
+    else text += "not checked (port-check could not do its job)";
+  } else {
     if (counts[Severity::Error] > 0) text += countWithRules(counts[Severity::Error], "error", rules[Severity::Error]);
     if (counts[Severity::Warning] > 0)
       text += std::string(counts[Severity::Error] > 0 ? ", " : "") +
@@ -98,6 +103,7 @@ std::string resultCell(const Attempt& a) {
   }
   for (const StageRecord& s : a.stages)
     if (s.state != "ran") text += "; " + s.name + " " + s.state;
+  if (a.repeats > 0) text += "; re-run " + std::to_string(a.repeats) + (a.repeats == 1 ? " time" : " times");
   return text;
 }
 

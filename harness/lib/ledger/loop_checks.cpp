@@ -57,9 +57,9 @@ std::vector<Diagnostic> runLoopChecks(const LoopContext& ctx) {
 }
 
 std::string describeChange(const Attempt& a) {
-  if (!a.changes) return "first attempt";
-  if (a.changes->empty()) return "no change";
-  std::string text;
+  if (!a.changes) return a.scaffold ? "port-check new" : "first attempt";
+  std::string text = a.toolchain_changed ? "toolchain changed" : "";
+  if (a.changes->empty()) return text.empty() ? "no change" : text;
   for (const FileChange& c : *a.changes) {
     if (!text.empty()) text += "; ";
     text += std::filesystem::path(c.file).filename().string();

@@ -206,7 +206,8 @@ std::vector<Tool> buildTools() {
               "For each level a user can reach (passes, kernels, simulator): what is there, what is missing and the "
               "command that fixes it; with run: true also the simulator self-test of vector, cube and mixed kernels.",
               objectSchema({{"level", {{"type", "string"}, {"enum", json::array({"passes", "kernels", "simulator"})}}},
-                            {"run", {{"type", "boolean"}}}},
+                            {"run", {{"type", "boolean"}}},
+                            {"probe_timeout", {{"type", "integer"}, {"minimum", 1}, {"maximum", 3600}}}},
                            {}),
               {{"type", "object"}},
               {}};
@@ -214,6 +215,7 @@ std::vector<Tool> buildTools() {
     DoctorOptions d;
     d.level = a.value("level", std::string("simulator"));
     d.run = a.value("run", false);
+    if (a.contains("probe_timeout")) d.probe_timeout_seconds = a.at("probe_timeout").get<int>();
     CommonOptions o = callOptions(a, ctx);
     return reportResult([&](const CommonOptions& opts, const Io& io) { return runDoctor(opts, d, io); }, o);
   };

@@ -17,6 +17,10 @@ std::string_view toString(Format f);
 struct EmitOptions {
   bool color = false;          // ANSI colour (text only)
   std::string doc_base_url;    // when set, rule doc links become absolute URLs (SARIF helpUri)
+  // The lowest severity that fails the run (--fail-on); nullopt: none does (--fail-on never). JUnit
+  // makes only these findings <failure>s.
+  std::optional<Severity> failing_severity = Severity::Error;
+  int exit_code = 0;           // what the command returns; SARIF's executionSuccessful is false for 2
 };
 
 // JSON report schema version; bump on any incompatible change (docs/json-format.md).

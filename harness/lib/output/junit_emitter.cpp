@@ -1,5 +1,7 @@
 // JUnit XML (tinyxml2): a test suite per checked file, a test case per finding named
-// "RULE line:col" so CI systems do not merge repeated findings, a passing case for a clean file.
+// "RULE line:col" so CI systems do not merge repeated findings, a passing case for a clean file. A
+// finding at or above --fail-on is a <failure>; one below it is a passing case with the finding in
+// <system-out>, so the counts agree with the exit status.
 #include <map>
 #include <tinyxml2.h>
 
@@ -49,7 +51,8 @@ std::string emitJunit(const Report& report, const EmitOptions& options) {
       if (!d->hint.empty()) body += "\nhint: " + d->hint;
       if (!d->doc.empty()) body += "\ndoc: " + docLink(d->doc, options);
       body = sanitizeUtf8(body);
-      if (d->severity == Severity::Info) {
+      // Below --fail-on a finding does not fail the run: a passing case that carries it as output.
+      if (!options.failing_severity || d->severity < *options.failing_severity) {
         tinyxml2::XMLElement* out = doc.NewElement("system-out");
         out->SetText(body.c_str());
         tc->InsertEndChild(out);

@@ -114,7 +114,19 @@ std::string emitSarif(const Report& report, const EmitOptions& options) {
       notifications.push_back({{"level", s.state == StageState::Failed ? "error" : "note"},
                                {"message", {{"text", s.name + " " + std::string(toString(s.state)) +
                                                          (s.detail.empty() ? "" : ": " + s.detail)}}}});
-  json invocation = {{"executionSuccessful", true}};
+  // Exit status 2: port-check could not do its job; the tool errors say why.
+  const bool succeeded = options.exit_code != 2;
+  if (!succeeded) {
+    std::string why;
+    for (const Diagnostic& d : report.diagnostics)
+      if (d.source == Stage::Tool && d.severity == Severity::Error)
+        why += (why.empty() ? "" : "; ") + d.message + " [" + d.rule + "]";
+    notifications.push_back({{"level", "error"},
+                             {"message", {{"text", "port-check could not do its job (exit status 2)" +
+                                                       (why.empty() ? std::string() : ": " + why)}}},
+                             {"properties", {{"exitCode", options.exit_code}}}});
+  }
+  json invocation = {{"executionSuccessful", succeeded}, {"exitCode", options.exit_code}};
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   json driver = {{"name", "port-check"},
                  {"version", report.run.tool_version},

@@ -100,9 +100,13 @@ Targets collectTargets(const Workspace& ws, const fs::path& cwd, const std::vect
       continue;
     }
     if (!fs::is_directory(p, ec)) {
-      t.files.push_back(fs::absolute(p));
+      if (isPythonSource(p) || isKernelSource(p)) t.files.push_back(fs::absolute(p));
+      else t.problems.push_back(makeDiagnostic("TOOL008", "", 0, 0,
+                                               "'" + arg + "' is not a file port-check checks (.py, .cpp, .cc, .h, "
+                                               ".hpp): nothing in it was checked"));
       continue;
     }
+    const std::size_t before = t.projects.size() + t.files.size();
     if (fs::is_directory(p / "pypto_src", ec)) {
       t.projects.push_back(makeProject(fs::absolute(p)));
     } else if (p.filename() == "projects") {
@@ -116,6 +120,10 @@ Targets collectTargets(const Workspace& ws, const fs::path& cwd, const std::vect
     } else {
       walkSources(fs::absolute(p), t.files);
     }
+    if (t.projects.size() + t.files.size() == before)
+      t.problems.push_back(makeDiagnostic("TOOL008", "", 0, 0,
+                                          "'" + arg + "' holds no project and no file port-check checks (.py, .cpp, "
+                                          ".cc, .h, .hpp): nothing in it was checked"));
   }
   std::sort(t.files.begin(), t.files.end());
   t.files.erase(std::unique(t.files.begin(), t.files.end()), t.files.end());

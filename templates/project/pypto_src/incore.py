@@ -5,10 +5,10 @@ tiles with pl.load (TLOAD), computes on the tiles and writes the result back wit
 (TSTORE). Producer -> consumer tile ops of one row block stay in one function (fusion), so
 intermediates never round-trip through GM.
 
-SRAM budget of scale_add_rows on a2a3 (Vec capacity 188416 B):
+SRAM budget of scale_add_rows on a2a3 (Vec capacity 188416 B), as `port-check lint` estimates it:
   one FP32 tile is ROW_TILE x COLS x 4 B = 32 x 256 x 4 = 32768 B
-  at most x, y and the result live together: 3 x 32768 = 98304 B (52 %); the compiler's
-  MemoryReuse may place the result in a dead input's buffer and use less
+  at most two tiles live at once: x_tile is dead after the mul, so scaled takes its buffer,
+  and summed takes scaled's: 2 x 32768 = 65536 B (35 %)
 Innermost tile dimension: COLS x 4 B = 1024 B, at least the 512 B a2a3 wants per row.
 """
 import pypto.language as pl

@@ -93,7 +93,9 @@ TEST(DoctorChecks, NoKernelCompilerNamesTheNameTheRuntimeCalls) {
   EXPECT_EQ(cxx.state, CheckState::Missing);
   EXPECT_NE(cxx.found.find("no g++-15 on PATH"), std::string::npos);
   EXPECT_NE(cxx.fix.find("clang++ >= 17"), std::string::npos);
-  EXPECT_EQ(find(checks, "simulator.cpu_headers").state, CheckState::Missing);
+  // Never compiled without a compiler: not checked, and said so.
+  EXPECT_EQ(find(checks, "simulator.cpu_headers").state, CheckState::Skipped);
+  EXPECT_EQ(find(checks, "simulator.cpu_headers").found, "not checked: no kernel compiler");
   EXPECT_EQ(reachedLevel(checks), Level::Kernels);
 }
 
@@ -145,7 +147,7 @@ TEST(DoctorChecks, PtoIsaOffThePinSaysWhereAndWhich) {
   EXPECT_NE(isa.fix.find("cd4a3d3f7a1a27fcfe536f617e9bca3008929664"), std::string::npos);
 }
 
-TEST(DoctorChecks, NoCheckoutOrInterpreterLeavesNothingReachedAndEveryPythonCheckMissing) {
+TEST(DoctorChecks, NoCheckoutLeavesNothingReachedAndThePythonChecksItPreventedSkipped) {
   ToolchainFacts f;
   f.toolchain.python = "python3";
   f.toolchain.why_not = "looked in /opt/pypto (../pypto); it is not a PyPTO checkout with python/pypto/";
@@ -153,8 +155,31 @@ TEST(DoctorChecks, NoCheckoutOrInterpreterLeavesNothingReachedAndEveryPythonChec
   std::vector<Check> checks = judge(f);
   EXPECT_EQ(find(checks, "passes.checkout").state, CheckState::Missing);
   EXPECT_NE(find(checks, "passes.checkout").fix.find("--pypto DIR"), std::string::npos);
-  EXPECT_EQ(find(checks, "passes.import").state, CheckState::Missing);
-  EXPECT_EQ(find(checks, "simulator.simpler").state, CheckState::Missing);
+  // The interpreter was never run (python3 may well be installed): skipped, with the reason.
+  const Check& python = find(checks, "passes.python");
+  EXPECT_EQ(python.state, CheckState::Skipped);
+  EXPECT_EQ(python.found, "python3: not checked: no PyPTO checkout to run it with (see above)");
+  EXPECT_EQ(find(checks, "passes.import").state, CheckState::Skipped);
+  EXPECT_EQ(find(checks, "simulator.simpler").state, CheckState::Skipped);
+  EXPECT_NE(find(checks, "simulator.simpler").found.find("not checked"), std::string::npos);
+  EXPECT_FALSE(reachedLevel(checks).has_value());
+  DoctorReport report;
+  report.checks = checks;
+  std::string text = doctorText(report);
+  EXPECT_NE(text.find("SKIPPED  Python interpreter"), std::string::npos) << text;
+  EXPECT_EQ(text.find("MISSING  Python interpreter"), std::string::npos) << text;
+  EXPECT_NE(doctorJson(report).find("\"state\": \"skipped\""), std::string::npos);
+}
+
+TEST(DoctorChecks, AnInterruptedProbeIsSaidSoNotMissing) {
+  ToolchainFacts f = healthyFacts();
+  f.probe = nlohmann::json();
+  f.probe_error = "interrupted";
+  f.probe_interrupted = true;
+  std::vector<Check> checks = judge(f);
+  EXPECT_EQ(find(checks, "passes.python").state, CheckState::Skipped);
+  EXPECT_EQ(find(checks, "passes.python").found, "venv/bin/python: interrupted before it answered");
+  EXPECT_EQ(find(checks, "passes.torch").found, "not checked: the Python probe was interrupted");
   EXPECT_FALSE(reachedLevel(checks).has_value());
 }
 

@@ -48,6 +48,22 @@ TEST_F(HookCommit, WorkingFileFixedButIndexBadIsBlocked) {
   EXPECT_EQ(repo.staged(kKernel), kBad);
 }
 
+TEST_F(HookCommit, NamedFilesAreCheckedAlsoWhenNothingIsStaged) {
+  // What `pre-commit run --all-files` does: nothing staged, every file named. A committed error fails.
+  repo.write(kKernel, kBad);
+  repo.git("add -A");
+  repo.git("commit -q --no-verify -m broken");
+  EXPECT_EQ(repo.portCheck("hook run").exit_code, 0);  // nothing staged: nothing to check
+  test::Shell named = repo.portCheck(std::string("hook run README.md ") + kGoldenPath + " " + kKernel);
+  EXPECT_EQ(named.exit_code, 1) << named.out;
+  EXPECT_NE(named.out.find("projects/p/pypto_src/kernel.py:1:"), std::string::npos) << named.out;
+  EXPECT_NE(named.out.find("[DSL001]"), std::string::npos) << named.out;
+  // A named file of a clean project passes.
+  repo.write(kKernel, kGood);
+  repo.git("add -A");
+  EXPECT_EQ(repo.portCheck(std::string("hook run ") + kGoldenPath).exit_code, 0);
+}
+
 TEST_F(HookCommit, IndexFixedButWorkingFileBadIsAllowed) {
   repo.write(kKernel, std::string(kGood) + "\n# staged edit\n");
   repo.git(std::string("add ") + kKernel);

@@ -8,6 +8,7 @@
 #include "app/commands.h"
 #include "golden/run_workspace.h"
 #include "ledger/attempt_json.h"
+#include "ledger_workspace.h"
 #include "test_support.h"
 
 namespace portcheck {
@@ -15,32 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct LedgerWorkspace {
-  test::TempDir dir;
-  LedgerWorkspace() {
-    dir.write(".git/HEAD", "ref: refs/heads/main\n");
-    fs::create_directories(dir / "projects");
-    fs::copy(test::fixturesDir() + "/ledger/rows", dir / "projects/rows", fs::copy_options::recursive);
-  }
-  CommonOptions options(Format format = Format::Text) const {
-    CommonOptions o = test::optionsIn(dir.path(), format);
-    o.toolchain.pypto = dir / "no-pypto";  // no compiler: check runs lint only
-    o.kernel_compile.enabled = false;
-    return o;
-  }
-  test::CommandResult check(Format format = Format::Text, CompileOptions compile = {}) const {
-    return test::runInProcess([&](const Io& io) { return runCheck(options(format), {"projects/rows"}, io, compile); });
-  }
-  test::CommandResult ledger(Format format = Format::Text, bool markdown = false) const {
-    LedgerOptions lo;
-    lo.project = "projects/rows";
-    lo.markdown = markdown;
-    return test::runInProcess([&](const Io& io) { return runLedger(options(format), lo, io); });
-  }
-  void fix() const { fs::copy_file(test::fixturesDir() + "/ledger/incore_fixed.py", dir / "projects/rows/pypto_src/incore.py",
-                                   fs::copy_options::overwrite_existing); }
-  fs::path ledgerFile() const { return dir / "projects/rows/.port-check/ledger.jsonl"; }
-};
+using test::LedgerWorkspace;
 
 TEST(LedgerCommand, TwoChecksAndTheLedgerTellTheStory) {
   LedgerWorkspace ws;
@@ -223,8 +199,10 @@ TEST(LedgerCommand, ConcurrentChecksNumberEveryAttemptOnce) {
   ASSERT_EQ(std::system(("sh -c \"" + both + "\"").c_str()), 0);
   auto r = test::runBinary("ledger --format json projects/rows", ws.dir.path());
   nlohmann::json j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j["attempts"].size(), kSeeded + 6u);
-  for (std::size_t i = 0; i < kSeeded + 6u; ++i) EXPECT_EQ(j["attempts"][i]["attempt"], static_cast<int>(i) + 1);
+  // Six checks of the same sources: one new attempt and five repeats of it, every line readable.
+  ASSERT_EQ(j["attempts"].size(), kSeeded + 1u);
+  for (std::size_t i = 0; i < kSeeded + 1u; ++i) EXPECT_EQ(j["attempts"][i]["attempt"], static_cast<int>(i) + 1);
+  EXPECT_EQ(j["attempts"][kSeeded]["repeats"], 5);
   EXPECT_TRUE(j["diagnostics"].empty()) << j["diagnostics"].dump();
 }
 

@@ -98,5 +98,40 @@ TEST(LedgerView, AnEmptyLedgerSaysHowToStartOne) {
   EXPECT_NE(text.find("no attempts recorded yet: `port-check check projects/p` records one"), std::string::npos) << text;
 }
 
+TEST(LedgerView, AFailedOrCancelledCompileIsNeverClean) {
+  // A cancelled compile: TOOL006, a tool error, exit 2.
+  Attempt cancelled = attempt(1, {finding("TOOL006", 0, "", "the compile was cancelled", Severity::Error, Stage::Tool, "")},
+                              std::nullopt);
+  cancelled.command = "compile";
+  cancelled.exit_code = 2;
+  cancelled.stages = {{"compile", "ran", ""}};
+  EXPECT_EQ(resultCell(cancelled), "compile, exit 2: 1 error (TOOL006)");
+  // No toolchain: COMP909, the compile stage failed.
+  Attempt impossible = attempt(2, {finding("COMP909", 0, "", "cannot compile", Severity::Error, Stage::Tool, "")});
+  impossible.command = "compile";
+  impossible.exit_code = 2;
+  impossible.stages = {{"compile", "failed", "no PyPTO toolchain"}};
+  EXPECT_EQ(resultCell(impossible), "compile, exit 2: 1 error (COMP909); compile failed");
+  // Exit 2 with nothing recorded that says why is still not clean.
+  Attempt unexplained = attempt(3);
+  unexplained.exit_code = 2;
+  EXPECT_EQ(resultCell(unexplained), "check --run, exit 2: not checked (port-check could not do its job)");
+}
+
+TEST(LedgerView, RepeatsAndAToolchainChangeAreSaid) {
+  Attempt a = attempt(2, {}, std::vector<FileChange>{});
+  a.toolchain_changed = true;
+  a.repeats = 2;
+  EXPECT_EQ(describeChange(a), "toolchain changed");
+  EXPECT_EQ(resultCell(a), "check --run, exit 0: clean; re-run 2 times");
+  a.changes = std::vector{change({{7, 1, 7, 1}})};
+  EXPECT_EQ(describeChange(a), "toolchain changed; incore.py line 7");
+  Attempt skeleton = attempt(1, {}, std::nullopt);
+  skeleton.command = "new";
+  skeleton.scaffold = true;
+  EXPECT_EQ(describeChange(skeleton), "port-check new");
+  EXPECT_EQ(resultCell(skeleton), "new: the skeleton as written, not checked yet");
+}
+
 }  // namespace
 }  // namespace portcheck::ledger

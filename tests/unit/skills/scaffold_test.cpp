@@ -2,6 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
+#include <regex>
+
+#include <nlohmann/json.hpp>
 
 #include "scaffold/scaffold.h"
 #include "test_support.h"
@@ -41,6 +45,26 @@ TEST_F(Scaffold, OpProjectHasTheLayoutAndLintsClean) {
   // spread them over the idle cores (PERF002), the port's first schedule decision.
   EXPECT_NE(l.out.find("0 errors, 0 warnings, 1 info"), std::string::npos) << l.out;
   EXPECT_NE(l.out.find("[PERF002]"), std::string::npos) << l.out;
+}
+
+TEST_F(Scaffold, TheTemplatesSramFigureIsTheEstimators) {
+  ASSERT_EQ(create("rows").exit_code, kExitClean);
+  auto o = test::optionsIn(ws.path(), Format::Json);
+  auto l = test::runInProcess([&](const Io& io) { return runLint(o, {"projects/rows"}, io); });
+  nlohmann::json j = nlohmann::json::parse(l.out);
+  std::optional<std::int64_t> estimate;
+  for (const auto& r : j["sram"])
+    if (r["function"] == "scale_add_rows" && r["space"] == "Vec") estimate = r["estimate"].get<std::int64_t>();
+  ASSERT_TRUE(estimate) << l.out;
+  // incore.py's docstring: "... = 65536 B (35 %)"; PORTING.md's plan: "Vec 65536 B (35 % of 188416)".
+  std::smatch m;
+  std::string incore = test::readFile(ws / "projects/rows/pypto_src/incore.py");
+  ASSERT_TRUE(std::regex_search(incore, m, std::regex(R"(= (\d+) B \((\d+) %\))"))) << incore;
+  EXPECT_EQ(std::stoll(m[1]), *estimate);
+  EXPECT_EQ(std::stoll(m[2]), (*estimate * 100 + 188416 / 2) / 188416);
+  std::string plan = test::readFile(ws / "projects/rows/PORTING.md");
+  ASSERT_TRUE(std::regex_search(plan, m, std::regex(R"(Vec (\d+) B)"))) << plan;
+  EXPECT_EQ(std::stoll(m[1]), *estimate);
 }
 
 TEST_F(Scaffold, ModelProjectWithTheAutoKernelLintsClean) {

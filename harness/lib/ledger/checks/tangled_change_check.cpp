@@ -9,6 +9,8 @@ namespace portcheck::ledger {
 void TangledChangeCheck::check(const LoopContext& ctx, std::vector<Diagnostic>& out) const {
   const Attempt& a = ctx.current;
   if (!a.changes || a.changes->empty()) return;
+  // Filling in the skeleton `port-check new` wrote is the change the workflow asks for first.
+  if (!ctx.earlier.empty() && ctx.earlier.back().scaffold) return;
   std::vector<std::string> kernels;
   int places = 0;
   for (const FileChange& c : *a.changes) {
