@@ -23,34 +23,36 @@ import tarfile
 import tempfile
 import io
 
-# (case, commit of the change, file measured, before, after, unit, where the figures are quoted)
+# (case, commit of the change, file measured, before, after, unit, where the figures are quoted, the
+# run-time values of the measured configuration given to the model with --assume)
+T128 = {"t_dim": 128}  # DeepSeek-V4 decode at those commits: DECODE_BATCH 64 x DECODE_SEQ 2 tokens
 CHANGES = [
     ("qwen3-14b prefill, SPMD kernels (#662)", "67834290", "models/qwen3/14b/prefill_fwd.py", 572544.0, 77385.0, "us",
-     "commit message: Mean Total Test Time 572.544 ms -> 77.385 ms, 40 layers, batch 1, seq 128"),
+     "commit message: Mean Total Test Time 572.544 ms -> 77.385 ms, 40 layers, batch 1, seq 128", {}),
     ("qwen3-14b prefill, 256 tiles + phase-major MLP (#758)", "4985126d", "models/qwen3/14b/prefill_fwd.py", 8600.0,
-     5800.0, "us", "commit message: 8600us -> 6400us -> 5800us, b=1, 128 seq, 4 layers"),
+     5800.0, "us", "commit message: 8600us -> 6400us -> 5800us, b=1, 128 seq, 4 layers", {}),
     ("qwen3-32b decode scope3 (#90)", "4f729f38", "examples/models/qwen3/qwen3_32b_decode_scope3.py", 63044.26,
-     3284.44, "us", "commit message: Total Test Time 63044.26 us -> 3284.44 us"),
+     3284.44, "us", "commit message: Total Test Time 63044.26 us -> 3284.44 us", {}),
     ("dsv4 decode_sparse_attn (#486)", "739e7cbb", "models/deepseek/v4/decode_sparse_attn.py", 2744.0, 1842.0, "us",
-     "commit message: 2744us -> 1842us, L2 swimlane"),
+     "commit message: 2744us -> 1842us, L2 swimlane", T128),
     ("dsv4 decode_sparse_attn ratio0 (#509)", "e2f42882", "models/deepseek/v4/decode_sparse_attn.py", 1443.0, 1241.0,
-     "us", "docs/perf/decode_sparse_attn_optimization.md at 6803d1f9: ratio0 1443 -> 1241 us"),
+     "us", "docs/perf/decode_sparse_attn_optimization.md at 6803d1f9: ratio0 1443 -> 1241 us", T128),
     ("dsv4 decode_sparse_attn (#615)", "6f11b59b", "models/deepseek/v4/decode_sparse_attn.py", 1483.0, 1257.0, "us",
-     "commit message: wall 1483 -> 1257 us, tasks 1514 -> 1002"),
+     "commit message: wall 1483 -> 1257 us, tasks 1514 -> 1002", T128),
     ("dsv4 qkv_proj_rope decode (#339)", "825a7858", "models/deepseek/v4/qkv_proj_rope.py", 624.0, 545.0, "us",
-     "commit message: S=2 (T=128) wall-clock 624us -> 545us"),
+     "commit message: S=2 (T=128) wall-clock 624us -> 545us", T128),
     ("dsv4 qkv_proj_rope decode (#578)", "777675c8", "models/deepseek/v4/qkv_proj_rope.py", 936.0, 407.0, "us",
-     "commit message: a2a3 L2 swimlane, 5-rep median 936us -> 407us"),
+     "commit message: a2a3 L2 swimlane, 5-rep median 936us -> 407us", T128),
     ("dsv4 hc_pre fused (#584)", "69bd5ab7", "models/deepseek/v4/hc_pre.py", 112.6, 90.4, "us",
-     "commit message: Total Test Time 112.6 -> 90.4 us"),
+     "commit message: Total Test Time 112.6 -> 90.4 us", T128),
     ("dsv4 decode attention SWA (#516)", "66b749ff", "models/deepseek/v4/decode_attention_swa.py", 1246.0, 955.0, "us",
-     "commit message: SWA 1246 -> 955 us"),
+     "commit message: SWA 1246 -> 955 us", T128),
     ("dsv4 decode attention HCA (#516)", "66b749ff", "models/deepseek/v4/decode_attention_hca.py", 1342.0, 1009.0, "us",
-     "commit message: HCA 1342 -> 1009 us"),
+     "commit message: HCA 1342 -> 1009 us", T128),
     ("dsv4 compressor ratio128 (#641)", "16b5b542", "models/deepseek/v4/decode_compressor_ratio128.py", 862.34, 771.80,
-     "us", "commit message: full makespan 862.34us -> 771.80us"),
+     "us", "commit message: full makespan 862.34us -> 771.80us", {"t_dim": 8}),
     ("qwen3-14b decode layer, 2 layers (#558)", "d78b86bd", "models/qwen3/14b/decode_layer.py", 2114.6, 2090.4, "us",
-     "commit message: 2-layer decode makespan 2114.6us -> 2090.4us"),
+     "commit message: 2-layer decode makespan 2114.6us -> 2090.4us", {}),
 ]
 
 # DeepSeek-V4 W8A8 operators: docs/models/deepseek_v4_flash_w8a8_performance.md at 1140b304 (PR #959).
@@ -75,13 +77,14 @@ def extract(mirror, commit, into):
     return into
 
 
-def model_us(port_check, root, path, platform="a2a3"):
+def model_us(port_check, root, path, assume=None, platform="a2a3"):
     """The model's device us of the file's run, and why not when it has none."""
     if not os.path.exists(os.path.join(root, path)):
         return None, "file not in the tree"
+    flags = [f"--assume={k}={v}" for k, v in (assume or {}).items()]
     r = subprocess.run([port_check, "report", "--format", "json", "--platform", platform, "--html",
-                        os.path.join(root, ".pc-report.html"), path], cwd=root, capture_output=True, text=True,
-                       timeout=600)
+                        os.path.join(root, ".pc-report.html")] + flags + [path], cwd=root, capture_output=True,
+                       text=True, timeout=600)
     try:
         rep = json.loads(r.stdout)
     except json.JSONDecodeError:
@@ -115,15 +118,15 @@ def main():
 
         print("| change | measured before -> after | ratio | model before -> after (us) | ratio | direction | within 1.5x |")
         print("|---|---:|---:|---:|---:|:---:|:---:|")
-        for name, commit, path, before, after, unit, quote in CHANGES:
+        for name, commit, path, before, after, unit, quote, assume in CHANGES:
             parent = subprocess.run(["git", f"--git-dir={args.mirror}", "rev-parse", "--short=8", commit + "^"],
                                     check=True, capture_output=True, text=True).stdout.strip()
-            mb, wb = model_us(port_check, tree(parent), path)
-            ma, wa = model_us(port_check, tree(commit), path)
+            mb, wb = model_us(port_check, tree(parent), path, assume)
+            ma, wa = model_us(port_check, tree(commit), path, assume)
             measured = before / after
             row = {"case": name, "parent": parent, "commit": commit, "file": path, "measured_before": before,
                    "measured_after": after, "source": quote, "model_before": mb, "model_after": ma,
-                   "why_not": wb or wa}
+                   "why_not": wb or wa, "assumed": assume}
             if mb and ma:
                 model = mb / ma
                 row["model_ratio"] = model
@@ -143,7 +146,7 @@ def main():
         print("|---|---:|---:|---:|")
         root = tree(OPERATORS_COMMIT)
         for name, path, us in OPERATORS:
-            m, why = model_us(port_check, root, path)
+            m, why = model_us(port_check, root, path, {"t_dim": 8})  # the repo's own bench: 4 x 2 tokens
             results["operators"].append({"operator": name, "file": path, "measured_us": us, "model_us": m, "why_not": why})
             print(f"| {name} | {us:g} | {m:.1f} | {m / us:.2f} |" if m else f"| {name} | {us:g} | no estimate: {why[:100]} | - |")
         known = [o for o in results["operators"] if o["model_us"]]

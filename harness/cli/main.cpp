@@ -119,7 +119,10 @@ int main(int argc, char** argv) {
   report->add_option("--assume", report_options.assume,
                      "NAME=VALUE: the value a name the source leaves to run time takes (a length read from a "
                      "tensor, a dynamic dimension), for the schedule's trip and block counts and the device time; "
-                     "repeatable (docs/perf-model.md)");
+                     "repeatable (docs/perf-model.md)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   report->add_option("--cache-dir", report_options.cache_dir,
                      "Compile cache the actual figures are read from (a compile of the same sources), and folder "
                      "of the default HTML page (default: <workspace>/.port-check-cache)");

@@ -214,6 +214,42 @@ def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], 
   EXPECT_TRUE(ragged["device"]["us"].is_null());
 }
 
+TEST_F(ReportCommand, AssumedRunTimeValuesCountTheLoopsTheSourceLeavesOpen) {
+  ws.write("projects/ragged/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/ragged/pypto_src/program.py", R"(import pypto.language as pl
+
+
+@pl.jit.incore
+def double_rows(src: pl.Tensor[[1024, 128], pl.FP32], dst: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
+    t = pl.load(src, [r0, 0], [64, 128])
+    pl.store(pl.mul(t, 2.0), [r0, 0], dst)
+    return dst
+
+
+@pl.jit
+def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], n: pl.Scalar[pl.INDEX]):
+    m = pl.min(n, 8)
+    for i in pl.range(m):
+        r0 = i * 64
+        y = double_rows(x, y, r0)
+    return y
+)");
+  ReportOptions ro;
+  ro.assume = {"n=12"};
+  auto r = report(Format::Json, {"projects/ragged"}, ro);
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["schedule"].size(), 1u) << r.out;
+  EXPECT_EQ(j["schedule"][0]["tasks"], 8) << r.out;  // min(12, 8)
+  EXPECT_TRUE(j["schedule"][0]["device"]["us"].is_number()) << r.out;
+  bool said = false;
+  for (const auto& s : j["run"]["stages"]) said |= s["name"] == "assume" && s["detail"].get<std::string>().find("n=12") != std::string::npos;
+  EXPECT_TRUE(said) << r.out;
+  ro.assume = {"n=twelve"};
+  auto bad = report(Format::Json, {"projects/ragged"}, ro);
+  EXPECT_EQ(bad.exit_code, kExitToolError);
+  EXPECT_NE(bad.err.find("--assume takes NAME=INTEGER"), std::string::npos) << bad.err;
+}
+
 TEST_F(ReportCommand, ThePageLeadsWithTheDeviceTimeAndDrawsTheTimeline) {
   ReportOptions ro;
   ro.html = "out/page.html";
