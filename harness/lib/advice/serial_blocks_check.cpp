@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cost/schedule_cost.h"
+#include "output/figures.h"
 #include "perf/device_schedule.h"
 #include "rules/catalogue.h"
 
@@ -30,11 +31,6 @@ int independentBlockLoop(const dsl::Function& fn, const dsl::IncoreRegion& regio
   return -1;
 }
 
-std::string micro(double us) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, us >= 100 ? "%.0f" : us >= 10 ? "%.1f" : "%.2f", us);
-  return buf;
-}
 
 }  // namespace
 
@@ -82,10 +78,10 @@ void SerialBlocksCheck::check(const SramCheckContext& ctx, std::vector<Diagnosti
         "kernel '" + k.kernel + "' walks " + std::to_string(blocks) + " independent blocks one after another in " +
         std::to_string(tasks) + (tasks == 1 ? " task" : " tasks") + " on " + std::to_string(tasks) + " of the " +
         std::to_string(k.cores) + " " + kind + " cores of " + std::string(toString(ctx.settings.platform)) +
-        " (est. " + micro(*now.total_us) + " us for the run); " + std::to_string(tasks * parts) + " tasks of " +
+        " (est. " + microseconds(*now.total_us) + " us for the run); " + std::to_string(tasks * parts) + " tasks of " +
         std::to_string(blocks / parts) + (blocks / parts == 1 ? " block" : " blocks") + " each, launched as pl.spmd(" +
         std::to_string(parts) + ") blocks, would take est. " +
-        micro(*then.total_us) + " us (" + gain + ", docs/perf-model.md)";
+        microseconds(*then.total_us) + " us (" + gain + ", docs/perf-model.md)";
     Diagnostic d = makeDiagnostic(id(), e.file, ls.loc.line, ls.loc.col, msg);
     out.push_back(std::move(d));
   }

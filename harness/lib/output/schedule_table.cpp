@@ -1,26 +1,9 @@
 #include "output/schedule_table.h"
 
-#include <cstdio>
-
+#include "output/figures.h"
 #include "output/text_columns.h"
 
 namespace portcheck {
-
-namespace {
-
-std::string micro(double us) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, us >= 100 ? "%.0f" : us >= 10 ? "%.1f" : "%.2f", us);
-  return buf;
-}
-
-std::string percent(double share) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100.0);
-  return buf;
-}
-
-}  // namespace
 
 std::string renderScheduleTable(const std::vector<ScheduleRow>& rows) {
   const std::vector<std::string> header = {"unit",     "kernels",  "tasks", "GM bytes", "critical GM bytes",
@@ -29,8 +12,8 @@ std::string renderScheduleTable(const std::vector<ScheduleRow>& rows) {
   std::vector<std::vector<std::string>> cells;
   for (const ScheduleRow& r : rows)
     cells.push_back({r.project, std::to_string(r.kernels), figure(r.tasks), figure(r.gm_bytes),
-                     figure(r.critical_gm_bytes), r.device_us ? micro(*r.device_us) : "?",
-                     r.device_us ? percent(r.aic_utilisation) : "?", r.device_us ? percent(r.aiv_utilisation) : "?",
+                     figure(r.critical_gm_bytes), r.device_us ? microseconds(*r.device_us) : "?",
+                     r.device_us ? wholePercent(r.aic_utilisation) : "?", r.device_us ? wholePercent(r.aiv_utilisation) : "?",
                      r.device_us ? r.bound : "?"});
   std::string out = "Schedule (one run, counted from the source; device time from the model, docs/perf-model.md)\n" +
                     renderColumns(header, cells, 1);
@@ -38,16 +21,16 @@ std::string renderScheduleTable(const std::vector<ScheduleRow>& rows) {
     for (const std::string& why : r.unknown) out += "  ? " + r.project + ": " + why + "\n";
   for (const ScheduleRow& r : rows) {
     if (!r.device_us || r.kernel_times.empty()) continue;
-    out += "\nDevice time of " + r.project + " (" + micro(*r.device_us) + " us; " + std::to_string(r.aic) + " AIC, " +
+    out += "\nDevice time of " + r.project + " (" + microseconds(*r.device_us) + " us; " + std::to_string(r.aic) + " AIC, " +
            std::to_string(r.aiv) + " AIV cores)\n";
     std::vector<std::vector<std::string>> k;
     for (const KernelTime& t : r.kernel_times)
-      k.push_back({t.kernel, t.core, t.bound, std::to_string(t.tasks), micro(t.task_us), micro(t.busy_us),
-                   micro(t.critical_us)});
+      k.push_back({t.kernel, t.core, t.bound, std::to_string(t.tasks), microseconds(t.task_us), microseconds(t.busy_us),
+                   microseconds(t.critical_us)});
     out += renderColumns({"kernel", "core", "bound", "tasks", "us / task", "core-us", "on critical path"}, k, 3);
     std::string path;
     for (const CriticalStepRow& c : r.critical_path)
-      path += (path.empty() ? "" : " -> ") + c.kernel + " x" + std::to_string(c.tasks) + " (" + micro(c.us) + " us)";
+      path += (path.empty() ? "" : " -> ") + c.kernel + " x" + std::to_string(c.tasks) + " (" + microseconds(c.us) + " us)";
     if (!path.empty()) out += "  critical path: " + path + "\n";
   }
   return out;

@@ -5,23 +5,12 @@
 #include <map>
 #include <sstream>
 
+#include "output/figures.h"
 #include "report/html_report.h"
 
 namespace portcheck {
 
 namespace {
-
-std::string micro(double us) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, us >= 100 ? "%.0f" : us >= 10 ? "%.1f" : "%.2f", us);
-  return buf;
-}
-
-std::string percent(double share) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.0f%%", share * 100.0);
-  return buf;
-}
 
 std::string figure(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "?"; }
 
@@ -45,9 +34,9 @@ std::string scheduleSummaryHtml(const std::vector<ScheduleRow>& rows) {
   for (const ScheduleRow& r : rows) {
     s << "<div class=\"card summary-card\"><h3>" << xmlEscape(r.project) << "</h3>";
     if (r.device_us) {
-      s << "<div class=\"big\">" << micro(*r.device_us) << " µs</div><div class=\"meta\">estimated device time of one run · "
-        << figure(r.tasks) << " tasks · bound by " << xmlEscape(r.bound) << " · AIC " << percent(r.aic_utilisation)
-        << " busy · AIV " << percent(r.aiv_utilisation) << " busy</div>";
+      s << "<div class=\"big\">" << microseconds(*r.device_us) << " µs</div><div class=\"meta\">estimated device time of one run · "
+        << figure(r.tasks) << " tasks · bound by " << xmlEscape(r.bound) << " · AIC " << wholePercent(r.aic_utilisation)
+        << " busy · AIV " << wholePercent(r.aiv_utilisation) << " busy</div>";
     } else {
       s << "<div class=\"big\">?</div><div class=\"meta\">device time not static: "
         << xmlEscape(r.unknown.empty() ? std::string("no schedule") : r.unknown.front()) << "</div>";
@@ -65,8 +54,8 @@ std::string scheduleTableHtml(const std::vector<ScheduleRow>& rows) {
   for (const ScheduleRow& r : rows)
     s << "<tr><td class=\"l\">" << xmlEscape(r.project) << "</td><td>" << r.kernels << "</td><td>" << figure(r.tasks)
       << "</td><td>" << figure(r.gm_bytes) << "</td><td>" << figure(r.critical_gm_bytes) << "</td><td>"
-      << (r.device_us ? micro(*r.device_us) : "?") << "</td><td>" << (r.device_us ? percent(r.aic_utilisation) : "?")
-      << "</td><td>" << (r.device_us ? percent(r.aiv_utilisation) : "?") << "</td><td class=\"l\">" << xmlEscape(r.bound)
+      << (r.device_us ? microseconds(*r.device_us) : "?") << "</td><td>" << (r.device_us ? wholePercent(r.aic_utilisation) : "?")
+      << "</td><td>" << (r.device_us ? wholePercent(r.aiv_utilisation) : "?") << "</td><td class=\"l\">" << xmlEscape(r.bound)
       << "</td></tr>";
   s << "</tbody></table>";
   for (const ScheduleRow& r : rows) {
@@ -76,15 +65,15 @@ std::string scheduleTableHtml(const std::vector<ScheduleRow>& rows) {
       << "<th>VECTOR</th><th>MTE3</th><th>core-µs</th><th>on critical path</th></tr></thead><tbody>";
     for (const KernelTime& k : r.kernel_times)
       s << "<tr><td class=\"l\"><code>" << xmlEscape(k.kernel) << "</code></td><td class=\"l\">" << k.core
-        << "</td><td class=\"l\">" << k.bound << "</td><td>" << k.tasks << "</td><td>" << micro(k.task_us) << "</td><td>"
-        << micro(k.mte2_us) << "</td><td>" << micro(k.cube_us) << "</td><td>" << micro(k.vector_us) << "</td><td>"
-        << micro(k.mte3_us) << "</td><td>" << micro(k.busy_us) << "</td><td>" << micro(k.critical_us) << "</td></tr>";
+        << "</td><td class=\"l\">" << k.bound << "</td><td>" << k.tasks << "</td><td>" << microseconds(k.task_us) << "</td><td>"
+        << microseconds(k.mte2_us) << "</td><td>" << microseconds(k.cube_us) << "</td><td>" << microseconds(k.vector_us) << "</td><td>"
+        << microseconds(k.mte3_us) << "</td><td>" << microseconds(k.busy_us) << "</td><td>" << microseconds(k.critical_us) << "</td></tr>";
     s << "</tbody></table>";
     if (!r.critical_path.empty()) {
       s << "<p class=\"legend critical-path\">Critical path: ";
       for (std::size_t i = 0; i < r.critical_path.size(); ++i) {
         const CriticalStepRow& c = r.critical_path[i];
-        s << (i ? " → " : "") << "<code>" << xmlEscape(c.kernel) << "</code> ×" << c.tasks << " (" << micro(c.us) << " µs"
+        s << (i ? " → " : "") << "<code>" << xmlEscape(c.kernel) << "</code> ×" << c.tasks << " (" << microseconds(c.us) << " µs"
           << (c.waits.empty() || c.waits == "submit" ? "" : ", after " + xmlEscape(c.waits)) << ")";
       }
       s << "</p>";
@@ -117,7 +106,7 @@ std::string timelineSvg(const ScheduleRow& row, int index) {
     const double us = total * t / 4.0;
     s << "<line x1=\"" << x(us) << "\" y1=\"" << top - 4 << "\" x2=\"" << x(us) << "\" y2=\""
       << top + lane_h * static_cast<int>(lanes.size()) << "\" stroke=\"#d8dde6\"/><text x=\"" << x(us) << "\" y=\"12\" font-size=\"10\" text-anchor=\""
-      << (t == 4 ? "end" : t == 0 ? "start" : "middle") << "\" fill=\"#5b6577\">" << micro(us) << " µs</text>";
+      << (t == 4 ? "end" : t == 0 ? "start" : "middle") << "\" fill=\"#5b6577\">" << microseconds(us) << " µs</text>";
   }
   for (std::size_t i = 0; i < lanes.size(); ++i)
     s << "<text class=\"lane\" x=\"0\" y=\"" << top + lane_h * static_cast<int>(i) + 10 << "\" font-size=\"9\" font-family=\"monospace\" fill=\""
@@ -127,7 +116,7 @@ std::string timelineSvg(const ScheduleRow& row, int index) {
     s << "<rect class=\"task" << (b.critical ? " critical" : "") << "\" x=\"" << x1 << "\" y=\"" << top + lane_h * lane_row[b.lane] + 1
       << "\" width=\"" << w << "\" height=\"" << lane_h - 2 << "\" fill=\"" << kPalette[colour[b.kernel] % 12] << "\""
       << (b.critical ? " stroke=\"#b3261e\" stroke-width=\"1.5\"" : "") << "><title>"
-      << xmlEscape(b.kernel + " on " + b.lane + ": " + micro(b.start_us) + " – " + micro(b.end_us) + " µs" +
+      << xmlEscape(b.kernel + " on " + b.lane + ": " + microseconds(b.start_us) + " – " + microseconds(b.end_us) + " µs" +
                    (b.critical ? " (critical path)" : ""))
       << "</title></rect>";
   }

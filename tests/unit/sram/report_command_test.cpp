@@ -55,6 +55,18 @@ bool hasAttr(const tinyxml2::XMLElement* e, const char* name, const char* value)
   return v && std::string(v) == value;
 }
 
+// A kernel that doubles 64 rows from row r0, for the ragged projects.
+const char* kDoubleRows = R"(import pypto.language as pl
+
+
+@pl.jit.incore
+def double_rows(src: pl.Tensor[[1024, 128], pl.FP32], dst: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
+    t = pl.load(src, [r0, 0], [64, 128])
+    pl.store(pl.mul(t, 2.0), [r0, 0], dst)
+    return dst
+
+)";
+
 TEST_F(ReportCommand, PrintsTheTableAndTheAdviceAndExitsOneOnAnOverflow) {
   auto r = report(Format::Text, {"projects/chain", "projects/big"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // MEM001 is an error
@@ -160,16 +172,7 @@ std::string findChromium() {
 // runtime scalar leaves the figures unknown, with the loop named, never a guess.
 TEST_F(ReportCommand, ReportsTheScheduleOfEachProject) {
   ws.write("projects/ragged/pypto_src/golden.py", "RTOL = 1e-5\n");
-  ws.write("projects/ragged/pypto_src/program.py", R"(import pypto.language as pl
-
-
-@pl.jit.incore
-def double_rows(src: pl.Tensor[[1024, 128], pl.FP32], dst: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
-    t = pl.load(src, [r0, 0], [64, 128])
-    pl.store(pl.mul(t, 2.0), [r0, 0], dst)
-    return dst
-
-
+  ws.write("projects/ragged/pypto_src/program.py", std::string(kDoubleRows) + R"(
 @pl.jit
 def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], n: pl.Scalar[pl.INDEX]):
     for i in pl.range(n):
@@ -216,16 +219,7 @@ def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], 
 
 TEST_F(ReportCommand, AssumedRunTimeValuesCountTheLoopsTheSourceLeavesOpen) {
   ws.write("projects/ragged/pypto_src/golden.py", "RTOL = 1e-5\n");
-  ws.write("projects/ragged/pypto_src/program.py", R"(import pypto.language as pl
-
-
-@pl.jit.incore
-def double_rows(src: pl.Tensor[[1024, 128], pl.FP32], dst: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
-    t = pl.load(src, [r0, 0], [64, 128])
-    pl.store(pl.mul(t, 2.0), [r0, 0], dst)
-    return dst
-
-
+  ws.write("projects/ragged/pypto_src/program.py", std::string(kDoubleRows) + R"(
 @pl.jit
 def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], pl.FP32]], n: pl.Scalar[pl.INDEX]):
     m = pl.min(n, 8)
