@@ -18,8 +18,9 @@ packages=(
   # the pypto-lib blocks' reference math); they skip without it. The simulator needs torch >= 2.3,
   # which lives in a virtual environment outside the tree (docs/doctor.md), not here.
   python3-torch
-  # Headless rendering of the HTML report in the layout tests (report_command_test).
-  chromium
+  # Headless rendering of the HTML report in the layout tests (report_command_test), and pdftotext to
+  # read back what printing it to PDF kept.
+  chromium poppler-utils
   # The sanitizer and libFuzzer runtimes (only a recommendation of clang-19, so not installed without
   # it) and llvm-symbolizer for file:line in sanitizer reports.
   libclang-rt-19-dev llvm-19

@@ -71,6 +71,7 @@ ul.advice{font-size:13px;padding-left:18px}ul.advice li{margin:6px 0}
 .sev-error{color:#b3261e}.sev-warning{color:#9a6700}.sev-info{color:#0b5cad}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 .legend{font-size:12px;color:#5b6577}
+ul.advice .hint{color:#5b6577;margin:2px 0 0}ul.advice ul.notes{margin:2px 0;padding-left:16px;color:#5b6577}
 .summary-card .big{font-size:26px;font-weight:600;margin:2px 0}
 table.kernel-times{margin-bottom:6px}.timeline-card{display:block;max-width:1010px}
 @media print{body{margin:8mm;background:#fff}.graph-panel,.table-panel,#sram-bars{overflow:visible;max-height:none}
@@ -302,7 +303,16 @@ std::string renderHtmlReport(const HtmlReportInput& in) {
       if (d.rule.rfind("FUSE", 0) != 0 && d.rule.rfind("MEM", 0) != 0) continue;
       ++n;
       s << "<li><span class=\"sev-" << toString(d.severity) << "\">" << xmlEscape(d.rule) << "</span> <code>"
-        << xmlEscape(d.file + ":" + std::to_string(d.line)) << "</code> " << xmlEscape(d.message) << "</li>";
+        << xmlEscape(d.file + ":" + std::to_string(d.line)) << "</code> " << xmlEscape(d.message);
+      if (!d.hint.empty()) s << "<div class=\"hint\">hint: " << xmlEscape(d.hint) << "</div>";
+      if (!d.notes.empty()) {
+        s << "<ul class=\"notes\">";
+        for (const DiagnosticNote& n : d.notes)
+          s << "<li><code>" << xmlEscape(n.file + (n.line > 0 ? ":" + std::to_string(n.line) : "")) << "</code> "
+            << xmlEscape(n.message) << "</li>";
+        s << "</ul>";
+      }
+      s << "</li>";
     }
   if (n == 0) s << "<li>No advice: every kernel fits and no fusion opportunity was found.</li>";
   s << "</ul>";

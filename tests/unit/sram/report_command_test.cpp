@@ -148,6 +148,9 @@ TEST_F(ReportCommand, HtmlIsWellFormedWithBarsPerKernelAndTheTaskGraph) {
   const auto* advice = findFirst(html, [](auto* e) { return hasAttr(e, "id", "advice"); });
   ASSERT_NE(advice, nullptr);
   EXPECT_GE(countAll(advice, [](auto* e) { return std::string(e->Name()) == "li"; }), 3);
+  // Each finding keeps its hint and its notes (the largest tiles, the producer's store).
+  EXPECT_GE(countAll(advice, [](auto* e) { return hasAttr(e, "class", "hint"); }), 3);
+  EXPECT_GE(countAll(advice, [](auto* e) { return hasAttr(e, "class", "notes"); }), 1);
 }
 
 TEST_F(ReportCommand, NeedsAPathAndReportsAnUnwritableHtmlFile) {
@@ -315,6 +318,41 @@ std::string generatedModel(int n) {
   }
   src += "    return y\n";
   return src;
+}
+
+// Prints a 48-kernel model's report to PDF in chromium and reads the text back: every row of the SRAM
+// table, every kernel of the device-time table and the timeline's title are on some page (a panel
+// that scrolls on screen must not cut them on paper).
+TEST_F(ReportCommand, PrintingThePageToPdfKeepsEveryRow) {
+  std::string chromium = findChromium();
+  if (chromium.empty()) GTEST_SKIP() << "Debian's chromium is not installed (apt-get install chromium)";
+  if (std::system("command -v pdftotext >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "pdftotext is not installed (apt-get install poppler-utils)";
+  ws.write("projects/model/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/model/pypto_src/program.py", generatedModel(48));
+  ReportOptions ro;
+  ro.html = "model.html";
+  report(Format::Json, {"projects/model"}, ro);
+  ASSERT_TRUE(fs::exists(ws / "model.html"));
+  const fs::path pdf = ws / "model.pdf", txt = ws / "model.txt";
+  std::string cmd = "'" + chromium + "' --headless --no-sandbox --disable-gpu --disable-background-networking "
+                    "--disable-component-update --no-first-run --no-pdf-header-footer --user-data-dir='" +
+                    (ws / "profile").string() + "' --print-to-pdf='" + pdf.string() + "' 'file://" +
+                    (ws / "model.html").string() + "' >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  ASSERT_EQ(std::system(("pdftotext -raw '" + pdf.string() + "' '" + txt.string() + "'").c_str()), 0);
+  const std::string text = test::readFile(txt);
+  int missing = 0;
+  for (int i = 0; i < 48; ++i) {
+    const std::string k = "decoder_layer_" + std::to_string(i) + "_attention_output_projection";
+    // Twice at least: its SRAM row and its device-time row (plus its card and graph box).
+    std::size_t first = text.find(k + " ");
+    if (first == std::string::npos) first = text.find(k + "\n");
+    const bool twice = first != std::string::npos && text.find(k, first + k.size()) != std::string::npos;
+    if (!twice) ++missing;
+  }
+  EXPECT_EQ(missing, 0) << text.substr(0, 3000);
+  EXPECT_NE(text.find("timeline"), std::string::npos);
 }
 
 // Renders a 300-kernel model's report in chromium with a check injected into a copy of the page: no
