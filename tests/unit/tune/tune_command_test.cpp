@@ -269,5 +269,63 @@ TEST(TuneGrid, EveryCombinationInDeclarationOrderUpToTheLimit) {
   EXPECT_TRUE(tune::gridOf({}, 10, truncated).empty());
 }
 
+// The loop structure as a knob: how many row blocks one task walks decides how many tasks there are.
+// Fewer, larger tasks save the runtime's per-task cost but leave cores idle; the device-time model
+// weighs the two, tune ranks by it, and the FUSE / PERF advice on the pick does not point back.
+const char* kBlocksPerTask = R"(import pypto.language as pl
+
+ROWS = 8192
+BLOCK = 32
+BLOCKS_PER_TASK = 1
+TUNABLES = {"BLOCKS_PER_TASK": (1, 4, 16, 64, 256)}
+
+
+@pl.jit.incore
+def exp_rows(x: pl.Tensor[[8192, 256], pl.FP32], out: pl.Out[pl.Tensor[[8192, 256], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
+    for b in pl.range(BLOCKS_PER_TASK):
+        t = pl.load(x, [r0 + b * BLOCK, 0], [BLOCK, 256])
+        e = pl.exp(t)
+        pl.store(e, [r0 + b * BLOCK, 0], out)
+    return out
+
+
+@pl.jit
+def entry(x: pl.Tensor[[8192, 256], pl.FP32], out: pl.Out[pl.Tensor[[8192, 256], pl.FP32]]):
+    for c in pl.parallel(ROWS // (BLOCK * BLOCKS_PER_TASK)):
+        r0 = c * BLOCK * BLOCKS_PER_TASK
+        out = exp_rows(x, out, r0)
+    return out
+)";
+
+TEST(TuneCommand, RanksLoopStructureByEstimatedDeviceTimeAndTheAdviceAgreesWithThePick) {
+  TuneWorkspace t;
+  t.ws.write("projects/p/pypto_src/incore.py", kBlocksPerTask);
+  auto r = t.tune(Format::Json, {"projects/p"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out)["projects"][0];
+  ASSERT_EQ(j["configs"].size(), 5u) << r.out;
+  // Ranked by the model's time, shortest first; 256 tasks of one block pay the runtime's per-task
+  // cost, 1 task of 256 blocks runs on one core: neither end wins.
+  double last = 0;
+  for (const auto& c : j["configs"]) {
+    ASSERT_TRUE(c["device_us"].is_number()) << c.dump();
+    EXPECT_GE(c["device_us"].get<double>() * 1.02, last) << c.dump();
+    last = c["device_us"].get<double>();
+  }
+  const int pick = j["configs"][0]["values"]["BLOCKS_PER_TASK"];
+  EXPECT_NE(pick, 1);
+  EXPECT_NE(pick, 256);
+  // The pick written into the port: no FUSE005 to move the loop back into fewer tasks; PERF002 may
+  // still propose what no knob can express (the blocks as one pl.spmd launch), never more dispatches.
+  std::string incore = kBlocksPerTask;
+  incore.replace(incore.find("BLOCKS_PER_TASK = 1\n"), 20, "BLOCKS_PER_TASK = " + std::to_string(pick) + "\n");
+  t.ws.write("projects/p/pypto_src/incore.py", incore);
+  auto o = test::optionsIn(t.ws.path(), Format::Json);
+  auto l = test::runInProcess([&](const Io& io) { return runLint(o, {"projects/p"}, io); });
+  EXPECT_EQ(l.out.find("FUSE005"), std::string::npos) << l.out;
+  if (std::size_t at = l.out.find("PERF002"); at != std::string::npos)
+    EXPECT_NE(l.out.find("pl.spmd(", l.out.rfind("\"message\"", at)), std::string::npos) << l.out;
+}
+
 }  // namespace
 }  // namespace portcheck
