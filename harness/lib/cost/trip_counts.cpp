@@ -20,6 +20,15 @@ std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& e
   if (e.kind == dsl::ExprKind::Name)
     if (auto it = env.find(e.name); it != env.end()) return it->second;
   if (e.number.isInt()) return e.number.i;
+  // pl.tensor.dim(x, k): the k-th dimension of x's type when static (an entry specialised from the
+  // tensor specs its __main__ runs with has static shapes).
+  if (e.kind == dsl::ExprKind::Call && e.isPlCall() && (e.opName() == "dim") && e.args.size() == 2) {
+    const dsl::Value* t = fn.valueOf(e.args[0]);
+    const std::optional<std::int64_t> k = evalIndex(fn, e.args[1], env, depth + 1);
+    if (t && k && t->type.shape.rank_known && *k >= 0 && static_cast<std::size_t>(*k) < t->type.shape.dims.size())
+      if (const dsl::Dim d = t->type.shape.dims[static_cast<std::size_t>(*k)]) return *d;
+    return std::nullopt;
+  }
   // min / max of indices (pl.min(TOK_TILE, n - p0), Python's min): both sides known.
   if (e.kind == dsl::ExprKind::Call && e.args.size() == 2 && e.kwargs.empty()) {
     const std::string_view op = e.isPlCall() ? e.opName() : std::string_view(e.name);

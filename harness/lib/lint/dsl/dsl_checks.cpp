@@ -24,6 +24,7 @@
 #include "lint/dsl/unknown_pl_operation_check.h"
 #include "lint/dsl/unknown_tunable_check.h"
 #include "lint/dsl/unsupported_construct_check.h"
+#include "lint/dsl/unwritten_output_param_check.h"
 
 namespace portcheck {
 
@@ -53,6 +54,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<KernelArgumentExpressionCheck>());
     v.push_back(std::make_unique<UnknownTunableCheck>());
     v.push_back(std::make_unique<TunableDivisionCheck>());
+    v.push_back(std::make_unique<UnwrittenOutputParamCheck>());
     return v;
   }();
   return kChecks;
