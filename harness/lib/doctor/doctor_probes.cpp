@@ -200,8 +200,8 @@ ToolchainFacts gatherFacts(const Toolchain& toolchain, const ProbeSettings& sett
   facts.toolchain = toolchain;
   std::map<std::string, std::string> env =
       toolchain.found ? runEnvironment(settings.environment, toolchain) : settings.environment;
-  if (toolchain.found) probePython(toolchain, env, settings, facts);
-  else facts.probe_error = "no PyPTO checkout";
+  // Without a checkout the probe still runs: it finds PyPI look-alikes (CANN's pypto, ptoas, simpler).
+  probePython(toolchain, env, settings, facts);
   probePtoas(toolchain, env, settings, facts);
   probeKernelCompiler(env, settings, facts);
   return facts;
