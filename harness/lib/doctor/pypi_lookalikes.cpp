@@ -115,12 +115,14 @@ std::optional<Check> simplerLookalike(const ToolchainFacts& f, const std::string
   if (!dist.value("installed", false) || !dist.value("from_index", true) || listed(dist, "top_level", "simpler_setup"))
     return std::nullopt;
   if (object(f.probe, "simpler_setup").value("ok", false)) return std::nullopt;
+  const std::string runtime =
+      f.toolchain.found ? (f.toolchain.pypto_root / "runtime").string() : std::string("<pypto>/runtime");
   return make("simulator.simpler", Level::Simulator, "simpler (the runtime)", CheckState::Missing,
               "PyPI's `simpler` is installed (" + describe("simpler", dist) +
                   "): a placeholder, not hw-native-sys/simpler: no simpler_setup, no native _task_interface",
               "uninstall it (`" + python + " -m pip uninstall simpler`), then build and install hw-native-sys/simpler "
-              "from the checkout at <pypto>/runtime (pypto's runtime pin): `" + python +
-                  " -m pip install --no-build-isolation -e <pypto>/runtime`");
+              "from the checkout at " + runtime + " (pypto's runtime pin): `" + python +
+                  " -m pip install --no-build-isolation -e " + runtime + "`");
 }
 
 }  // namespace portcheck::doctor
