@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
+import importlib.util
 import json
 import os
 import subprocess
@@ -57,6 +59,81 @@ def probe_module(name: str) -> dict:
     return fact
 
 
+def _package_dir(name: str) -> str:
+    """Where `import name` would load a package from, without importing it (an import may fail)."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except BaseException:  # noqa: BLE001 - a broken parent package raises anything
+        return ""
+    if spec is None:
+        return ""
+    locations = list(spec.submodule_search_locations or [])
+    if locations:
+        return str(Path(locations[0]).resolve())
+    return str(Path(spec.origin).resolve().parent) if spec.origin else ""
+
+
+def probe_pypto_layout() -> dict:
+    """Which project `import pypto` gives: hw-native-sys PyPTO has pypto.language and pypto.ir; CANN's
+    PyPTO (PyPI `pypto` 0.2.0, the same import name) has pypto.frontend and neither of those."""
+    root = _package_dir("pypto")
+    if not root:
+        return {"found": False}
+    base = Path(root)
+    return {
+        "found": True,
+        "path": root,
+        "language": (base / "language").is_dir(),
+        "ir": (base / "ir").is_dir(),
+        "frontend": (base / "frontend").is_dir(),
+    }
+
+
+def probe_distribution(name: str) -> dict:
+    """An installed distribution (pip's view): version, where, and the top-level names its files hold,
+    so a PyPI look-alike is told from the project port-check needs."""
+    try:
+        dist = importlib.metadata.distribution(name)
+    except importlib.metadata.PackageNotFoundError:
+        return {"installed": False}
+    except BaseException as exc:  # noqa: BLE001 - broken metadata
+        return {"installed": False, "error": _error(exc)}
+    fact: dict = {"installed": True, "version": str(dist.version or "")}
+    # pip writes direct_url.json for an install from a local folder or URL, none for one from an index.
+    try:
+        fact["from_index"] = dist.read_text("direct_url.json") is None
+    except BaseException:  # noqa: BLE001
+        fact["from_index"] = True
+    try:
+        fact["location"] = str(Path(str(dist.locate_file(""))).resolve())
+    except BaseException:  # noqa: BLE001
+        fact["location"] = ""
+    names: set[str] = set()
+    subpackages: set[str] = set()
+    for f in list(dist.files or [])[:20000]:
+        parts = Path(str(f)).parts
+        if not parts or parts[0].endswith((".dist-info", ".egg-info")) or parts[0] == "..":
+            continue
+        names.add(Path(parts[0]).stem.split(".")[0])
+        if parts[0] == name and len(parts) > 2:
+            subpackages.add(parts[1])
+    fact["top_level"] = sorted(names)
+    fact["subpackages"] = sorted(subpackages)
+    return fact
+
+
+def probe_tile_view() -> dict:
+    """pypto's parser calls ir.TileView() with no arguments; a native module built against nanobind >= 3
+    rejects that (`TypeError: __init__(): incompatible function arguments`)."""
+    try:
+        from pypto.pypto_core import ir  # noqa: PLC0415
+
+        ir.TileView()
+    except BaseException as exc:  # noqa: BLE001
+        return {"ok": False, "error": _error(exc)}
+    return {"ok": True}
+
+
 def _git_head(root: Path) -> tuple[str, bool]:
     """(HEAD sha or "", clean) of a checkout, the way simpler_setup.pto_isa checks its managed tree."""
     try:
@@ -95,7 +172,13 @@ def probe_pto_isa(simpler_root: str) -> dict:
 def probe() -> dict:
     result: dict = {"schema": PROBE_SCHEMA, "python": sys.version.split()[0], "executable": sys.executable}
     result["torch"] = probe_torch()
+    result["pypto_layout"] = probe_pypto_layout()
     result["pypto"] = probe_module("pypto")
+    if result["pypto"]["ok"]:
+        result["tile_view"] = probe_tile_view()
+    result["nanobind"] = probe_distribution("nanobind")
+    # PyPI names taken by other projects: CANN's PyPTO, a ptoas wheel that cannot start, a placeholder.
+    result["distributions"] = {name: probe_distribution(name) for name in ("pypto", "ptoas", "simpler")}
     result["cloudpickle"] = probe_module("cloudpickle")
     result["simpler_setup"] = probe_module("simpler_setup")
     simpler_root = ""

@@ -156,6 +156,13 @@ int main(int argc, char** argv) {
                      "Seconds one probe (the interpreter, ptoas --version) may take; compiling the headers probe "
                      "gets four times that (default 30)")
       ->check(CLI::Range(1, 3600));
+  SetupOptions setup_options;
+  auto* setup = common(app.add_subcommand(
+      "setup", "Install what PyPI offers toward the toolchain into a virtual environment and print the rest"));
+  setup->add_option("--venv", setup_options.venv, "Virtual environment to make or complete (outside the workspace)")
+      ->required();
+  setup->add_flag("--apt", setup_options.apt, "Also apt-get install the MLIR 19 / clang 19 Debian packages (root only)");
+  setup->add_flag("--dry-run", setup_options.dry_run, "Print the commands, run none");
   auto* tune = common(app.add_subcommand(
       "tune", "Search a port's tile sizes and loop shapes: screen with the SRAM estimate, compile, run, rank"));
   tune->add_option("paths", paths, "Projects (projects/<name>)");
@@ -225,6 +232,7 @@ int main(int argc, char** argv) {
     if (*report) return runReport(options, report_options, paths, io);
     if (*ledger) return runLedger(options, ledger_options, io);
     if (*doctor) return runDoctor(options, doctor_options, io);
+    if (*setup) return runSetup(options, setup_options, io);
     if (*mcp) return runMcp(options, mcp_options, std::cin, io);
     if (*tune) return runTune(options, tune_options, paths, io);
     std::cout << app.help();

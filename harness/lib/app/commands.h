@@ -137,6 +137,20 @@ struct DoctorOptions {
 // reached (and, with --run, every self-test program passed), else 1.
 int runDoctor(const CommonOptions& options, const DoctorOptions& doctor, const Io& io);
 
+// Options of port-check setup.
+struct SetupOptions {
+  std::string venv;       // --venv DIR: the virtual environment to make or complete
+  bool apt = false;       // --apt: also apt-get install the Debian packages (root only)
+  bool dry_run = false;   // --dry-run: print the commands, run none
+};
+
+// port-check setup --venv DIR [--apt] [--dry-run]: installs what the package registries offer toward the
+// toolchain into DIR (torch, cloudpickle, nanobind 2, scikit-build-core from PyPI; the MLIR 19 / clang 19
+// Debian packages only as root with --apt) and prints the exact steps left for the user's own checkouts of
+// pypto, simpler, pto-isa and ptoas (docs/doctor.md). Exit 0 when every command it ran succeeded, 1 when one
+// failed, 2 for bad arguments.
+int runSetup(const CommonOptions& options, const SetupOptions& setup, const Io& io);
+
 struct McpOptions {
   std::vector<std::string> roots;  // --root DIR: folders tool calls may touch when the client gives no roots
   std::size_t max_message = 4u << 20;

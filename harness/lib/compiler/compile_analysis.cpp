@@ -15,6 +15,7 @@
 #include "compiler/legacy_memory_report_parser.h"
 #include "compiler/memory_dump_parser.h"
 #include "compiler/memory_error_parser.h"
+#include "compiler/nanobind_trap_hint.h"
 #include "compiler/parser_error_parser.h"
 #include "compiler/path_mapper.h"
 #include "compiler/perf_hint_parser.h"
@@ -411,6 +412,7 @@ CompileAnalysis analyzeCompile(const CompileRecord& record, Platform platform, c
     a.diagnostics.push_back(perfHintDiagnostic(h, paths));
   }
   for (Diagnostic& d : sramDiagnostics(a.sram, locator, options, reported)) a.diagnostics.push_back(std::move(d));
+  addNanobindTrapHints(a.diagnostics, ex ? record.log + "\n" + ex->message : record.log);
 
   a.succeeded = !process_failed && !driver_reports &&
                 std::none_of(a.diagnostics.begin(), a.diagnostics.end(),

@@ -1,5 +1,7 @@
 #include "doctor/doctor_checks.h"
 
+#include "doctor/nanobind_check.h"
+#include "doctor/pypi_lookalikes.h"
 #include "toolchain/ptoas_version.h"
 
 namespace portcheck::doctor {
@@ -91,7 +93,7 @@ struct Builder {
     if (!t.found) {
       add("passes.checkout", Level::Passes, "PyPTO checkout", CheckState::Missing, t.why_not,
           "put a checkout of hw-native-sys/pypto at ../pypto beside this workspace, or pass --pypto DIR "
-          "(or set PYPTO_ROOT)");
+          "(or set PYPTO_ROOT); `port-check setup --venv DIR` installs what PyPI offers and prints the build steps");
     } else {
       add("passes.checkout", Level::Passes, "PyPTO checkout", CheckState::Ok,
           "pypto " + t.revision + " at " + t.pypto_root.string() + " (from " + t.origin + ")");
@@ -125,9 +127,21 @@ struct Builder {
     } else {
       module("pypto", "passes.import", Level::Passes, "PyPTO imports", build_fix);
     }
+    if (std::optional<Check> lookalike = pyptoLookalike(f, python)) {
+      if (lookalike->id == checks.back().id) checks.back() = std::move(*lookalike);
+      else checks.push_back(std::move(*lookalike));
+    }
+    checks.push_back(pyptoBindingsCheck(f, python));
   }
 
   void kernels() {
+    std::optional<Check> lookalike = ptoasLookalike(f, python);
+    if (lookalike && lookalike->id == "kernels.ptoas") return checks.push_back(std::move(*lookalike));
+    ptoas();
+    if (lookalike) checks.push_back(std::move(*lookalike));
+  }
+
+  void ptoas() {
     const Toolchain& t = f.toolchain;
     std::string pin = f.ptoas.pinned.empty() ? std::string() : " (PyPTO pins " + f.ptoas.pinned + ")";
     if (t.ptoas.empty()) {
@@ -161,7 +175,8 @@ struct Builder {
     std::string simpler_fix =
         "put hw-native-sys/simpler (the commit of <pypto>/runtime) at <pypto>/runtime or set SIMPLER_ROOT, and "
         "install it: " + python + " -m pip install --no-build-isolation -e <simpler>";
-    module("simpler_setup", "simulator.simpler", Level::Simulator, "simpler (the runtime)", simpler_fix);
+    if (std::optional<Check> lookalike = simplerLookalike(f, python)) checks.push_back(std::move(*lookalike));
+    else module("simpler_setup", "simulator.simpler", Level::Simulator, "simpler (the runtime)", simpler_fix);
     module("task_interface", "simulator.native", Level::Simulator, "simpler's native module (_task_interface)",
            "build it: " + python + " -m pip install --no-build-isolation -e <simpler>");
     module("cloudpickle", "simulator.cloudpickle", Level::Simulator, "cloudpickle",

@@ -213,8 +213,8 @@ ToolchainFacts gatherFacts(const Toolchain& toolchain, const ProbeSettings& sett
   facts.toolchain = toolchain;
   std::map<std::string, std::string> env =
       toolchain.found ? runEnvironment(settings.environment, toolchain) : settings.environment;
-  if (toolchain.found) probePython(toolchain, env, settings, facts);
-  else facts.probe_error = "no PyPTO checkout";
+  // Without a checkout the probe still runs: it finds PyPI look-alikes (CANN's pypto, ptoas, simpler).
+  probePython(toolchain, env, settings, facts);
   // After a cancellation nothing more starts: every probe still to run would be killed at once.
   if (!cancelled(settings)) probePtoas(toolchain, env, settings, facts);
   if (!cancelled(settings)) probeKernelCompiler(env, settings, facts);

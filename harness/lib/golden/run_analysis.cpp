@@ -1,5 +1,6 @@
 #include "golden/run_analysis.h"
 
+#include "compiler/nanobind_trap_hint.h"
 #include "golden/run_check.h"
 #include "golden/run_text.h"
 
@@ -34,6 +35,8 @@ RunAnalysis analyzeRun(const RunRecord& record) {
       g.failure = "run-failed";
       g.detail = record.project + ": the run produced no comparison";
     }
+    // The run's own compile can fail on the nanobind 3 trap too: the toolchain's, not the port's.
+    addNanobindTrapHints(a.diagnostics, record.log + "\n" + r.exception_message + "\n" + r.traceback);
     return a;
   }
 

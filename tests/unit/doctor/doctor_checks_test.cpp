@@ -7,6 +7,7 @@
 #include "doctor/doctor_checks.h"
 #include "doctor/doctor_probes.h"
 #include "doctor/doctor_report.h"
+#include "doctor/doctor_test_facts.h"
 #include "test_support.h"
 #include "toolchain/ptoas_version.h"
 
@@ -14,43 +15,6 @@ namespace portcheck::doctor {
 namespace {
 
 using nlohmann::json;
-
-// Facts of a machine where everything works (ptoas at the pin, clang++ with the BF16 pieces as g++-15).
-ToolchainFacts healthyFacts() {
-  ToolchainFacts f;
-  f.toolchain.found = true;
-  f.toolchain.pypto_root = "/opt/pypto";
-  f.toolchain.origin = "../pypto";
-  f.toolchain.revision = "e2d0f78ae";
-  f.toolchain.python = "venv/bin/python";
-  f.toolchain.ptoas = "/opt/ptoas/ptoas";
-  f.toolchain.ptoas_origin = "PATH";
-  f.probe = json::parse(R"({
-    "schema": "port-check-doctor-probe/1", "python": "3.11.7", "executable": "venv/bin/python",
-    "torch": {"ok": true, "version": "2.6.0", "uint16": true},
-    "pypto": {"ok": true, "path": "/opt/pypto/python/pypto"},
-    "cloudpickle": {"ok": true, "version": "3.1.2"},
-    "simpler_setup": {"ok": true, "path": "/opt/pypto/runtime/simpler_setup"},
-    "simpler_root": "/opt/pypto/runtime",
-    "task_interface": {"ok": true, "path": "/opt/venv/site-packages"},
-    "pto_isa": {"ok": true, "pin": "cd4a3d3f7a1a27fcfe536f617e9bca3008929664",
-                "head": "cd4a3d3f7a1a27fcfe536f617e9bca3008929664", "clean": true,
-                "checkout": "/opt/pypto/runtime/build/pto-isa"}})");
-  f.ptoas = {true, "0.57", "ptoas 0.57", "v0.57"};
-  f.kernel_compiler.path = "/usr/local/bin/g++-15";
-  f.kernel_compiler.version_line = "g++-15 (GCC) 15.1.0";
-  f.kernel_compiler.probed = f.kernel_compiler.headers_ok = true;
-  f.kernel_compiler.bf16_type_real = f.kernel_compiler.bf16_runs = true;
-  return f;
-}
-
-const Check& find(const std::vector<Check>& checks, const std::string& id) {
-  for (const Check& c : checks)
-    if (c.id == id) return c;
-  static Check none{"<none>", Level::Passes, "", CheckState::Missing, "", ""};
-  ADD_FAILURE() << "no check " << id;
-  return none;
-}
 
 TEST(DoctorChecks, AHealthyMachineReachesTheSimulatorWithNoFixes) {
   std::vector<Check> checks = judge(healthyFacts());

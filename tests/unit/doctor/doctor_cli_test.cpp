@@ -112,6 +112,24 @@ TEST(DoctorCli, AProbeThatCrashesIsReportedNotACrashOfDoctor) {
   EXPECT_TRUE(has(check(j, "passes.python")["found"], "SIGSEGV")) << j.dump(2);
 }
 
+TEST(DoctorCli, PypiLookalikesAreEachNamedWithWhereTheyAreAndTheFix) {
+  DoctorWorkspace w;
+  // PyPI's ptoas 0.1.1: the dynamic loader stops it before main.
+  w.ws.write("ptoas/ptoas",
+             "#!/bin/sh\necho \"$0: error while loading shared libraries: libMLIRMlirOptMain.so.19.1: cannot open "
+             "shared object file: No such file or directory\" >&2\nexit 127\n");
+  test::CommandResult r = w.doctor("FAKE_PROBE=probe_pypi_lookalikes.json", "");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_TRUE(has(r.out, "`import pypto` gives CANN's PyPTO (PyPI pypto 0.2.0)")) << r.out;
+  EXPECT_TRUE(has(r.out, "cannot start: exit status 127")) << r.out;
+  EXPECT_TRUE(has(r.out, "libMLIRMlirOptMain.so.19.1")) << r.out;
+  EXPECT_TRUE(has(r.out, "PyPI's ptoas wheel")) << r.out;
+  EXPECT_TRUE(has(r.out, "PyPI's `simpler` is installed")) << r.out;
+  for (const char* fix : {"-m pip uninstall pypto", "-m pip uninstall ptoas", "-m pip uninstall simpler"})
+    EXPECT_TRUE(has(r.out, fix)) << fix << "\n" << r.out;
+  EXPECT_TRUE(has(r.out, "Reached: nothing")) << r.out;
+}
+
 TEST(DoctorCli, BadArgumentsExitTwo) {
   DoctorWorkspace w;
   EXPECT_EQ(w.doctor("", "--level everything").exit_code, 2);

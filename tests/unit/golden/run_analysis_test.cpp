@@ -126,6 +126,26 @@ TEST(RunAnalysis, APtoasRejectionInTheRunsCompileNamesPtoassOwnError) {
   EXPECT_EQ(a.run.status, "error");
 }
 
+TEST(RunAnalysis, TheNanobind3TrapInTheRunsCompileIsTheToolchainsAndPointsAtDoctor) {
+  // The recorded runtime error, turned into the failure PyPTO built against nanobind 3 gives (the shared
+  // reference's wording, §8.2): its parser's ParserSyntaxError caused by ir.TileView()'s TypeError.
+  RunRecord r = recorded("run_error");
+  r.result.status = "compile_error";
+  r.result.phase = "compile";
+  r.result.exception_type = "pypto.language.parser.diagnostics.exceptions.ParserSyntaxError";
+  r.result.exception_message = "Failed to parse function 'row_softmax'";
+  r.result.traceback =
+      "TypeError: __init__(): incompatible function arguments. The following argument types are supported:\n"
+      "Invoked with types: pypto.pypto_core.ir.TileView\n";
+  RunAnalysis a = analyzeRun(r);
+  ASSERT_EQ(rules(a), std::vector<std::string>{"GOLD015"}) << describe(a);
+  EXPECT_TRUE(has(a.diagnostics[0].hint, "'nanobind>=2,<3'")) << a.diagnostics[0].hint;
+  ASSERT_FALSE(a.diagnostics[0].notes.empty());
+  EXPECT_TRUE(has(a.diagnostics[0].notes.back().message, "port-check doctor")) << describe(a);
+  // The recorded failure itself keeps its own hint.
+  EXPECT_FALSE(has(analyzeRun(recorded("run_error")).diagnostics[0].hint, "nanobind"));
+}
+
 // Real simulator runs (a2a3sim, PyPTO e2d0f78, ptoas 0.27) of projects/row_softmax (1024 x 256 FP32,
 // logits scaled by 8) with one deliberate bug each: tests/fixtures/run/README.md.
 TEST(RunAnalysis, RealSimAMissingScaleShowsAsRelativeErrorOneHalfOnTheRowsThatMatter) {

@@ -1,0 +1,12 @@
+#pragma once
+// passes.bindings: PyPTO's native module can build the `ir.TileView()` its parser makes. Built against
+// nanobind >= 3 it cannot (toolchain/nanobind_trap.h), and every program then fails to parse.
+#include <string>
+
+#include "doctor/doctor_checks.h"
+
+namespace portcheck::doctor {
+
+Check pyptoBindingsCheck(const ToolchainFacts& facts, const std::string& python);
+
+}  // namespace portcheck::doctor
