@@ -28,15 +28,20 @@ std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Functio
   return static_cast<std::int64_t>(envs.size());
 }
 
+// The blocks one dispatch of statement `stmt` launches: a `for i in pl.spmd(n)` body's n (its bound
+// evaluated under `assumed` when not static), else 1; nullopt when an spmd count is not known.
+std::optional<std::int64_t> spmdBlocks(const Function& fn, int stmt, const Env& assumed) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
+  if (st.loop < 0 || fn.loops[static_cast<std::size_t>(st.loop)].iter != dsl::LoopIter::PlSpmd) return 1;
+  return tripCount(fn, stmt, assumed);
+}
+
 // The dispatches of the dispatching statement `stmt` per run of its function: once per trip of every loop
 // around it, and a `for i in pl.spmd(n)` body once per block too (its own loop counts); nullopt with
 // `why` when a count is not static.
 std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why,
                                          const Env& assumed) {
-  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
-  std::optional<std::int64_t> own = 1;
-  if (st.loop >= 0 && fn.loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd)
-    own = tripCount(fn, stmt, assumed);
+  const std::optional<std::int64_t> own = spmdBlocks(fn, stmt, assumed);
   if (!own) {
     why = "block count of the pl.spmd at " + where(file, fn, stmt);
     return std::nullopt;
@@ -44,14 +49,6 @@ std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Funct
   std::optional<std::int64_t> trips = runsAround(file, fn, stmt, why, assumed);
   if (!trips) return std::nullopt;
   return *trips * *own;
-}
-
-// The blocks one dispatch of statement `stmt` launches: a `for i in pl.spmd(n)` body's n, else 1.
-std::int64_t spmdBlocks(const Function& fn, int stmt) {
-  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
-  if (st.loop < 0) return 1;
-  const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
-  return loop.iter == dsl::LoopIter::PlSpmd && loop.trip_count && *loop.trip_count > 0 ? *loop.trip_count : 1;
 }
 
 // A call of a kernel or stage: the calling function (in file `file`) and the call expression.
@@ -201,7 +198,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       k.estimates = t.estimates;
       std::string why;
       k.dispatches = dispatchesAt(file, fn, t.stmt, why, assumed);
-      k.blocks = spmdBlocks(fn, t.stmt);
+      k.blocks = std::max<std::int64_t>(1, spmdBlocks(fn, t.stmt, assumed).value_or(1));
       if (!k.dispatches) unknown(cost.tasks, why);
       // One dispatch runs both halves of a split kernel.
       bool known = true;
