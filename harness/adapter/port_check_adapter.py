@@ -7,11 +7,15 @@ golden.py provides, which program is compiled, the result file) is docs/compile-
 Usage:
     python3 -B port_check_adapter.py (--project DIR | --program-file FILE) --platform a2a3sim
         --out-dir DIR --result FILE [--entry NAME] [--mode compile|run] [--seed N]
+        [--case ID[/SEED]] [--no-contract] [--no-guard] [--frozen-dir DIR]
         [--then-run-out-dir DIR --then-run-result FILE]
 
 --mode run also executes the program on the simulator and compares its outputs with golden.py
 (port_check_run.py, docs/run-stage.md). --then-run-* does that in the same process once a port
-compiled (one interpreter start, one torch and pypto import, instead of two).
+compiled (one interpreter start, one torch and pypto import, instead of two). A golden.py with a
+CONTRACT runs every case of it under every seed (docs/contract.md): --case picks one case,
+--no-contract runs once as without it, --no-guard drops the guard zones around the outputs, and
+--frozen-dir keeps each case's inputs and expected outputs to replay.
 
 It never lets an exception escape: every failure, including SystemExit, KeyboardInterrupt and the
 parser errors PyPTO renders through its sys.excepthook, ends up in the result file (and, printed
@@ -552,7 +556,7 @@ def run_loaded(options, result: dict, loaded) -> int:
     result["program"] = name
     result["kind"] = kind
     helpers = {"torch_dtype": torch_dtype, "scalar_value": scalar_value, "compile_program": compile_program,
-               "ptoas_binary": ptoas_binary}
+               "ptoas_binary": ptoas_binary, "entry_arguments": entry_arguments}
     return port_check_run.execute(options, result, name, obj, kind, spec_module, helpers)
 
 
@@ -731,6 +735,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compiled-dir", default=None,
                         help="run mode: the compile stage's output folder of this port (ir.compile's, with "
                              "compiled_meta.json); executed as it is instead of compiling again")
+    parser.add_argument("--case", default=None, metavar="ID",
+                        help="run mode: only this case of golden.py's CONTRACT (every seed), or ID/SEED for one run")
+    parser.add_argument("--no-contract", action="store_true",
+                        help="run mode: one run with the default params and --seed, as for a golden.py without CONTRACT")
+    parser.add_argument("--no-guard", action="store_true",
+                        help="run mode: hand the outputs to the program as they are, without guard zones (GOLD023)")
+    parser.add_argument("--frozen-dir", default=None, metavar="DIR",
+                        help="run mode, with a CONTRACT: save each case's inputs and expected outputs here "
+                             "(<key>.pt), and replay them instead of computing the golden again")
     parser.add_argument("--then-run-out-dir", default=None,
                         help="compile mode, a port: once it compiled, run it on the simulator in this process "
                              "(run mode into this folder)")

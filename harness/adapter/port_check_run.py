@@ -1,36 +1,40 @@
 """port-check run mode: executes a compiled port on the simulator and compares it with its golden.
 
 Called by port_check_adapter.py with `--mode run` once the program is found. The contract (what
-golden.py provides, the result fields, the comparison semantics) is docs/run-stage.md. Like the
-compile mode it never lets an exception escape: the caller writes the result in a `finally`.
+golden.py provides, the result fields, the comparison semantics) is docs/run-stage.md; a golden.py
+with a CONTRACT runs every case of it under every seed (docs/contract.md): port_check_contract.py
+reads and expands it, port_check_compare.py judges the outputs and looks for gamed goldens,
+port_check_guard.py places the outputs between guard zones, port_check_golden.py reads golden.py. Like the compile mode it never lets an
+exception escape: the caller writes the result in a `finally`.
 
-Phases recorded in result["phase"], in order:
-    inputs   generate_inputs() / build_tensor_specs() with the fixed seed
-    compile  compile the entry for the simulator (pypto.ir.compile or JITFunction.compile)
+Phases recorded in result["phase"], in order (per case run, with a CONTRACT):
+    inputs   generate_inputs() / build_tensor_specs() with the seed (or a frozen golden's inputs)
+    compile  compile the entry for the simulator (pypto.ir.compile or JITFunction.compile), once per shape
     execute  run the compiled program on a2a3sim / a5sim through the PyPTO runtime
-    golden   compute_golden() on a copy of the inputs
+    golden   compute_golden() on a copy of the inputs (not for a replayed frozen golden)
     compare  every output in __outputs__ against the golden
 Statuses: ok (ran and compared; per-output verdicts in "outputs"), input_error and golden_error
-(golden.py raised), contract_error (golden.py lacks what a run needs), compile_error, run_error
-(the runtime raised), ptoas_missing (no kernel C++ can be produced).
+(golden.py raised), contract_error (golden.py lacks what a run needs, or its CONTRACT is not one),
+compile_error, run_error (the runtime raised), ptoas_missing (no kernel C++ can be produced).
 """
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import os
-import random
 import sys
 import time
 import traceback
 
+import port_check_guard
+from port_check_compare import compare_with, gaming_findings, json_safe, tensor_facts
+from port_check_contract import RunContractError, check_compare_names, expand, frozen_key, frozen_load, \
+    frozen_save, key_sources, params_json, read_contract
+from port_check_golden import _call_flexibly, _params, _seed_everything, entry_location, generate_named_inputs, \
+    golden_function, output_names, output_tolerances, tolerances
+
 RUN_SCHEMA = "port-check-run-result/1"
-DEFAULT_RTOL = 1e-5
-DEFAULT_ATOL = 1e-5
-
-
-class RunContractError(Exception):
-    """golden.py does not provide what a run needs (no inputs, no golden function, unknown output)."""
 
 
 def _type_name(exc_type: type) -> str:
@@ -74,425 +78,407 @@ def _record_exception(result: dict, exc: BaseException, status: str) -> None:
 
 
 # --------------------------------------------------------------------------------------------------
-# Reading golden.py
+# The run: one case run (inputs -> compile -> execute -> golden -> compare), once or per contract case
 
 
-def _params(module):
-    cases = getattr(module, "ALL_CASES", None)
-    default = getattr(module, "DEFAULT_CASE", None)
-    if isinstance(cases, dict) and cases:
-        return cases[default] if default in cases else next(iter(cases.values()))
-    return {}
+class CaseFailed(Exception):
+    """A case run stopped before its comparison; result["status"] says why."""
 
 
-def _call_flexibly(fn, *args):
-    """Calls fn with as many of `args` as its required positional parameters take."""
-    try:
-        required = [
-            p for p in inspect.signature(fn).parameters.values()
-            if p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-        ]
-        count = len(required)
-    except (TypeError, ValueError):
-        count = len(args)
-    return fn(*args[: max(count, 0)]) if count <= len(args) else fn(*args)
-
-
-def golden_function(module, entry_name: str):
-    for name in ("compute_golden", f"golden_{entry_name}", "golden"):
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return name, fn
-    return None, None
-
-
-def tolerances(module) -> tuple[float, float, str]:
-    rtol = getattr(module, "RTOL", None)
-    atol = getattr(module, "ATOL", None)
-    source = "golden.py" if rtol is not None or atol is not None else "default"
-    return (float(rtol) if rtol is not None else DEFAULT_RTOL, float(atol) if atol is not None else DEFAULT_ATOL,
-            source)
-
-
-def _tolerance_pair(name: str, value) -> tuple[float, float]:
-    """(rtol, atol) from a TOLERANCES value: a (rtol, atol) pair or {"rtol": r, "atol": a}."""
-    if isinstance(value, dict):
-        unknown = sorted(set(value) - {"rtol", "atol"})
-        if unknown:
-            raise RunContractError(f"TOLERANCES[{name!r}] has unknown keys {unknown}: give rtol and atol")
-        pair = (value.get("rtol", DEFAULT_RTOL), value.get("atol", DEFAULT_ATOL))
-    elif isinstance(value, (tuple, list)) and len(value) == 2:
-        pair = tuple(value)
-    else:
-        raise RunContractError(f"TOLERANCES[{name!r}] must be (rtol, atol) or {{\"rtol\": r, \"atol\": a}}, "
-                               f"got {value!r}")
-    try:
-        rtol, atol = float(pair[0]), float(pair[1])
-    except (TypeError, ValueError):
-        raise RunContractError(f"TOLERANCES[{name!r}] holds a non-number: {value!r}") from None
-    if not (rtol >= 0 and atol >= 0):  # also rejects NaN
-        raise RunContractError(f"TOLERANCES[{name!r}] must be non-negative numbers, got {value!r}")
-    return rtol, atol
-
-
-def output_tolerances(module, outputs: list[str], rtol: float, atol: float, source: str) -> dict:
-    """Per output: (rtol, atol, source). TOLERANCES = {"out": (rtol, atol), ...} in golden.py sets an
-    output's own pair (outputs of different dtypes or computations); the others take RTOL / ATOL."""
-    table = getattr(module, "TOLERANCES", None)
-    per = {name: (rtol, atol, source) for name in outputs}
-    if table is None:
-        return per
-    if not isinstance(table, dict):
-        raise RunContractError(f"TOLERANCES must be a dict of output name -> (rtol, atol), got {type(table).__name__}")
-    unknown = [str(n) for n in table if str(n) not in per]
-    if unknown:
-        raise RunContractError(f"TOLERANCES names {', '.join(repr(n) for n in unknown)}, which are not outputs "
-                               f"(outputs: {', '.join(outputs)})")
-    for name, value in table.items():
-        per[str(name)] = (*_tolerance_pair(str(name), value), "TOLERANCES")
-    return per
-
-
-def _seed_everything(seed: int, torch) -> None:
-    random.seed(seed)
-    torch.manual_seed(seed)
-    try:
-        import numpy  # noqa: PLC0415
-
-        numpy.random.seed(seed)
-    except Exception:  # noqa: BLE001 - numpy is optional for goldens
-        pass
-
-
-def _spec_get(spec, key, default=None):
-    if isinstance(spec, dict):
-        return spec.get(key, default)
-    return getattr(spec, key, default)
-
-
-def _tensor_from_spec(spec, torch, torch_dtype):
-    """A tensor for one TensorSpec: init_value (constant, tensor or callable) or seeded random data."""
-    shape = [int(d) for d in _spec_get(spec, "shape")]
-    dtype = torch_dtype(_spec_get(spec, "dtype"), torch)
-    init = _spec_get(spec, "init_value")
-    if init is None:
-        if _spec_get(spec, "is_output", False):
-            return torch.zeros(shape, dtype=dtype)
-        if dtype.is_floating_point:
-            return torch.randn(shape, dtype=torch.float32).to(dtype)
-        if dtype == torch.bool:
-            return torch.randint(0, 2, shape).to(torch.bool)
-        return torch.randint(-8, 8, shape).to(dtype)
-    if callable(init):
-        value = _call_flexibly(init, shape, dtype)
-        return torch.as_tensor(value).to(dtype).reshape(shape)
-    if isinstance(init, torch.Tensor):
-        return init.clone().to(dtype).reshape(shape)
-    return torch.full(shape, init, dtype=dtype)
-
-
-def generate_named_inputs(module, params, torch, torch_dtype, scalar_value, result: dict):
-    """[(name, value)] from generate_inputs(params), else from build_tensor_specs()."""
-    inputs = getattr(module, "generate_inputs", None)
-    if callable(inputs):
-        result["inputs_source"] = "generate_inputs"
-        produced = _call_flexibly(inputs, params)
-        items = produced.items() if isinstance(produced, dict) else produced
-        values = []
-        for item in items or []:
-            if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise RunContractError(f"generate_inputs must return (name, value) pairs, got {item!r}")
-            name, value = item
-            if not isinstance(value, torch.Tensor):
-                if hasattr(value, "__array__") and not isinstance(value, (int, float, bool)):
-                    value = torch.as_tensor(value)
-                else:
-                    value = scalar_value(value)
-            values.append((str(name), value))
-        order = getattr(module, "TENSOR_ORDER", None)
-        if order:
-            by_name = dict(values)
-            values = [(n, by_name[n]) for n in order if n in by_name]
-        return values
-    builder = getattr(module, "build_tensor_specs", None)
-    if callable(builder):
-        result["inputs_source"] = "build_tensor_specs"
-        values = []
-        for spec in _call_flexibly(builder, params) or []:
-            name = str(_spec_get(spec, "name"))
-            if _spec_get(spec, "shape") is None:
-                values.append((name, scalar_value(_spec_get(spec, "value"))))
-            else:
-                values.append((name, _tensor_from_spec(spec, torch, torch_dtype)))
-        return values
-    raise RunContractError("golden.py defines neither generate_inputs(params) nor build_tensor_specs()")
-
-
-def output_names(module, values, entry) -> list[str]:
-    declared = getattr(module, "__outputs__", None)
-    if declared:
-        names = [str(n) for n in declared]
-    else:
-        builder = getattr(module, "build_tensor_specs", None)
-        names = []
-        if callable(builder):
-            try:
-                names = [str(_spec_get(s, "name")) for s in _call_flexibly(builder, _params(module)) or []
-                         if _spec_get(s, "is_output", False)]
-            except Exception:  # noqa: BLE001 - __outputs__ is the documented way; this is a fallback
-                names = []
-    if not names:
-        raise RunContractError("golden.py names no outputs: set __outputs__ = [\"out\", ...]")
-    known = {n for n, _ in values}
-    unknown = [n for n in names if n not in known]
-    if unknown:
-        raise RunContractError(
-            f"__outputs__ names {', '.join(repr(n) for n in unknown)}, which the inputs do not have "
-            f"(inputs: {', '.join(n for n, _ in values)})")
-    return names
-
-
-# --------------------------------------------------------------------------------------------------
-# Where an output is declared (for diagnostics)
-
-
-def entry_location(obj, names: list[str]) -> dict:
-    """The entry's source file and, per output, the line of its parameter."""
-    import ast  # noqa: PLC0415
-    import textwrap  # noqa: PLC0415
-
-    func = getattr(obj, "_func", None) or obj
-    where = {"file": "", "line": 0, "params": {}}
-    try:
-        code = func.__code__
-        where["file"] = os.path.abspath(code.co_filename)
-        where["line"] = code.co_firstlineno
-        lines, start = inspect.getsourcelines(func)
-        tree = ast.parse(textwrap.dedent("".join(lines)))
-    except Exception:  # noqa: BLE001 - a @pl.program class or a C function: no per-parameter lines
-        return where
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
-            for arg in arguments:
-                if arg.arg in names:
-                    where["params"][arg.arg] = start + arg.lineno - 1
-            break
-    return where
-
-
-# --------------------------------------------------------------------------------------------------
-# Comparison (torch.allclose semantics, element by element)
-
-
-def _float_or_none(value):
-    value = float(value)
-    if value != value or value in (float("inf"), float("-inf")):
+def _signature(args, torch):
+    """What a JIT compile specialises on: each argument's shape and dtype (scalars: their type)."""
+    if args is None:
         return None
-    return value
+    return tuple(("tensor", tuple(int(d) for d in a.shape), str(a.dtype)) if isinstance(a, torch.Tensor)
+                 else ("scalar", type(a).__name__) for a in args)
 
 
-def _index(flat: int, shape) -> list[int]:
-    index = []
-    for dim in reversed(list(shape)):
-        index.append(int(flat % dim) if dim else 0)
-        flat //= dim if dim else 1
-    return list(reversed(index))
+def _inputs_digest(values, outputs, torch) -> str:
+    digest = hashlib.sha256()
+    for name, value in values:
+        if name in outputs:
+            continue
+        text = tensor_facts(value, torch)["digest"] if isinstance(value, torch.Tensor) else repr(value)
+        digest.update(f"{name}\0{text}\0".encode())
+    return digest.hexdigest()
 
 
-def compare_output(name: str, actual, expected, rtol: float, atol: float, torch) -> dict:
-    """Everything the report says about one output. close(a, e) = |a - e| <= atol + rtol * |e|, NaN
-    never close (torch.allclose with equal_nan=False)."""
-    entry = {
-        "name": name,
-        "shape": [int(d) for d in actual.shape],
-        "expected_shape": [int(d) for d in expected.shape],
-        "dtype": str(actual.dtype).replace("torch.", ""),
-        "rtol": rtol,
-        "atol": atol,
-    }
-    if list(actual.shape) != list(expected.shape):
-        entry.update(passed=False, verdict="shape_mismatch", elements=int(actual.numel()))
-        return entry
-    a = actual.detach().to("cpu").reshape(-1).to(torch.float64)
-    e = expected.detach().to("cpu").reshape(-1).to(torch.float64)
-    n = int(a.numel())
-    entry["elements"] = n
-    a_nan, e_nan = torch.isnan(a), torch.isnan(e)
-    a_inf, e_inf = torch.isinf(a), torch.isinf(e)
-    entry["nan_actual"] = int(a_nan.sum())
-    entry["inf_actual"] = int(a_inf.sum())
-    entry["nan_expected"] = int(e_nan.sum())
-    entry["inf_expected"] = int(e_inf.sum())
-    diff = (a - e).abs()
-    close = diff <= (atol + rtol * e.abs())
-    close = close | ((a == e) & a_inf & e_inf)  # equal infinities are close, as in torch.allclose
-    close = close & ~a_nan & ~e_nan
-    mismatched = ~close
-    count = int(mismatched.sum())
-    entry["mismatches"] = count
-    entry["mismatch_share"] = (count / n) if n else 0.0
-    finite = torch.isfinite(a) & torch.isfinite(e)
-    if bool(finite.any()):
-        fdiff = torch.where(finite, diff, torch.zeros_like(diff))
-        worst = int(torch.argmax(fdiff))
-        entry["max_abs_err"] = _float_or_none(fdiff[worst])
-        entry["worst_index"] = _index(worst, actual.shape)
-        entry["worst_actual"] = _float_or_none(a[worst])
-        entry["worst_expected"] = _float_or_none(e[worst])
-        nonzero = finite & (e != 0)
-        if bool(nonzero.any()):
-            rel = torch.where(nonzero, diff / e.abs().clamp_min(torch.finfo(torch.float64).tiny),
-                              torch.zeros_like(diff))
-            entry["max_rel_err"] = _float_or_none(rel.max())
-        else:
-            entry["max_rel_err"] = None
-    else:
-        entry["max_abs_err"] = None
-        entry["max_rel_err"] = None
-    if count:
-        first = int(torch.nonzero(mismatched, as_tuple=False)[0][0])
-        entry["first_mismatch"] = {
-            "index": _index(first, actual.shape),
-            "actual": _float_or_none(a[first]),
-            "expected": _float_or_none(e[first]),
-            "actual_text": repr(float(a[first])),
-            "expected_text": repr(float(e[first])),
-        }
-    # NaN != 0, so an output full of NaN was written (badly), not left untouched.
-    entry["nonzero_actual"] = int((a != 0).sum())
-    entry["nonzero_expected"] = int((e != 0).sum())
-    entry["zero_where_expected_nonzero"] = int(((a == 0) & (e != 0)).sum())
-    entry["never_written"] = entry["nonzero_actual"] == 0 and entry["nonzero_expected"] > 0
-    entry["passed"] = count == 0
-    entry["verdict"] = "pass" if count == 0 else ("never_written" if entry["never_written"] else "mismatch")
-    return entry
+class _Session:
+    """What the case runs of one port share: golden.py's functions, the outputs and their comparators,
+    the programs compiled so far (by argument signature) and the times."""
 
+    def __init__(self, options, result, name, obj, kind, module, helpers, torch, contract=None):
+        self.options, self.result, self.name, self.obj, self.kind = options, result, name, obj, kind
+        self.module, self.helpers, self.torch, self.contract = module, helpers, torch, contract
+        self.rtol, self.atol, self.tol_source = tolerances(module)
+        self.golden_name, self.golden_fn = golden_function(module, name)
+        self.outputs = None
+        self.comparators = {}
+        self.programs = {}  # signature -> (compiled, folder)
+        self.tried_reuse = False
+        self.folders = 0
+        self.compiles = 0
+        self.ptoas_checked = False
+        self.seconds_compile = self.seconds_execute = 0.0
+        self.guard = contract is not None and not getattr(options, "no_guard", False)
+        self.frozen_dir = getattr(options, "frozen_dir", None) if contract is not None else None
+        self.sources = []
+        if self.frozen_dir:
+            project = getattr(options, "project", None)
+            original = os.path.join(os.path.dirname(os.path.abspath(project)), "original") if project else None
+            self.sources = key_sources(getattr(module, "__file__", None), original)
 
-# --------------------------------------------------------------------------------------------------
-# The run
+    # ---- golden.py's side
+
+    def _outputs_from(self, values):
+        """The outputs and their comparators, the first time inputs exist; later cases must have them too."""
+        names = output_names(self.module, values, self.obj)
+        if self.outputs is not None:
+            return
+        per_output = output_tolerances(self.module, names, self.rtol, self.atol, self.tol_source)
+        if self.contract is not None:
+            check_compare_names(self.contract, names)
+        for out in names:
+            rtol, atol, source = per_output[out]
+            spec = dict(self.contract.compare.get(out, {})) if self.contract is not None else {}
+            comparator = {"comparator": spec.pop("comparator", "allclose"), "rtol": rtol, "atol": atol,
+                          "tolerance_source": source, "comparator_source": "CONTRACT" if spec else "tolerances"}
+            for key, value in spec.items():
+                if value is not None:
+                    comparator[key] = value
+            if spec.get("rtol") is not None or spec.get("atol") is not None:
+                comparator["tolerance_source"] = "golden.py"  # the CONTRACT's pair (comparator_source says so)
+            self.comparators[out] = comparator
+        self.outputs = names
+        self.result["golden_function"] = self.golden_name
+        self.result["output_names"] = names
+        self.result["entry_location"] = entry_location(self.obj, names)
+
+    def _generate(self, params, seed):
+        if self.golden_fn is None:
+            raise RunContractError(f"golden.py defines no golden function (compute_golden(tensors, params) or "
+                                   f"golden_{self.name}(tensors))")
+        _seed_everything(seed, self.torch)
+        return generate_named_inputs(self.module, params, self.torch, self.helpers["torch_dtype"],
+                                     self.helpers["scalar_value"], self.result)
+
+    def _arguments(self, values):
+        args = [v for _, v in values]
+        func = getattr(self.obj, "_func", None)
+        if self.kind == "jit" and func is not None:
+            param_names = list(inspect.signature(func).parameters)
+            by_name = dict(values)
+            if param_names and set(param_names) <= set(by_name):
+                args = [by_name[p] for p in param_names]
+        return args
+
+    # ---- the program
+
+    def _ptoas(self) -> bool:
+        """The simulator runs kernel C++; without ptoas the compile stops at .pto files."""
+        if self.ptoas_checked:
+            return True
+        ptoas = self.helpers["ptoas_binary"]()
+        self.result["ptoas"] = "ran" if ptoas else "skipped"
+        self.result["ptoas_path"] = ptoas or ""
+        if not ptoas:
+            self.result["status"] = "ptoas_missing"
+            self.result["phase"] = "compile"
+            self.result["exception_message"] = ("ptoas was not found (PTOAS_ROOT, PATH): the compile stops at .pto "
+                                                "kernels and the simulator has no kernel C++ to build")
+            print(f"port-check run: {self.result['exception_message']}", file=sys.stderr)
+            return False
+        self.ptoas_checked = True
+        return True
+
+    def _compile_stage_signature(self, fallback):
+        """The signature the compile stage compiled for (its arguments from the default params), else
+        `fallback` (the first case's) when they cannot be told."""
+        entry_arguments = self.helpers.get("entry_arguments")
+        try:
+            found = _signature(entry_arguments(self.obj, self.module, {}), self.torch) if entry_arguments else None
+        except BaseException:  # noqa: BLE001 - unknown: the program serves the first case's shapes
+            found = None
+        return found if found is not None else fallback
+
+    def _program(self, args):
+        """(compiled, folder, how): the program for these arguments' shapes. how: compile_stage (the
+        compile stage's, --compiled-dir), reused (compiled for an earlier case of the same shapes) or
+        compiled (for this one, through the compile adapter's compile_program)."""
+        signature = _signature(args, self.torch) if self.kind == "jit" else "program"  # a program's shapes are fixed
+        if signature in self.programs:
+            return (*self.programs[signature], "reused")
+        if not self.tried_reuse:
+            self.tried_reuse = True
+            compiled = _reuse_compiled(self.options, self.result)
+            if compiled is not None:
+                self.folders += 1
+                # One run (no contract) takes it as it always did; cases take it for the shapes it has.
+                stage = self._compile_stage_signature(signature) if self.kind == "jit" and self.contract else signature
+                self.programs[stage] = (compiled, self.options.out_dir)
+                if stage == signature:
+                    return compiled, self.options.out_dir, "compile_stage"
+        folder = self.options.out_dir if self.folders == 0 else os.path.join(self.options.out_dir,
+                                                                              f"shape-{self.folders}")
+        # The first compile reports into the result (output_dir, ptoas) as a single run always did.
+        target = self.result if self.folders == 0 else {}
+        self.folders += 1
+        self.compiles += 1
+        compiled = self.helpers["compile_program"](self.kind, self.obj, args, self.options.platform, folder, target)
+        self.programs[signature] = (compiled, folder)
+        return compiled, folder, "compiled"
+
+    # ---- one case run
+
+    def run(self, params, seed, label=None, case=None) -> tuple[list, dict]:
+        """(output entries, facts for the gaming checks). Raises CaseFailed with result["status"] set."""
+        torch, result = self.torch, self.result
+        result["phase"] = "inputs"
+        frozen_path = expected = None
+        if self.frozen_dir:
+            frozen_path = os.path.join(self.frozen_dir, frozen_key(self.sources, params_json(params, json_safe), seed)
+                                       + ".pt")
+            case["frozen_path"] = os.path.basename(frozen_path)
+            data, note = frozen_load(frozen_path, torch)
+            if data is not None:
+                try:
+                    self._outputs_from(data["inputs"])
+                    missing = [o for o in self.outputs if not isinstance(data["expected"].get(o), torch.Tensor)]
+                    if missing:
+                        raise RunContractError(f"it lacks the output(s) {', '.join(missing)}")
+                    values, expected = data["inputs"], data["expected"]
+                    case["frozen"] = "replayed"
+                    result.setdefault("inputs_source", "frozen")
+                    _seed_everything(seed, torch)
+                except RunContractError as exc:
+                    data, note = None, f"frozen golden {case['frozen_path']} does not fit golden.py ({exc}): recomputed"
+            if note:
+                case["frozen_note"] = note
+        try:
+            if expected is None:
+                values = self._generate(params, seed)
+            self._outputs_from(values)
+        except RunContractError as exc:
+            result["status"] = "contract_error"
+            result["exception_type"] = "port-check.RunContractError"
+            result["exception_message"] = str(exc)
+            print(f"port-check run: {exc}", file=sys.stderr)
+            raise CaseFailed from None
+        except BaseException as exc:  # noqa: BLE001
+            _record_exception(result, exc, "input_error")
+            result["golden_function"] = "generate_inputs" if hasattr(self.module, "generate_inputs") else \
+                "build_tensor_specs"
+            raise CaseFailed from None
+        outputs = self.outputs
+        gaming = self.contract is not None  # the checks against gamed goldens look at the bytes of each tensor
+        facts = {"inputs": _inputs_digest(values, outputs, torch),
+                 "input_tensors": {n: tensor_facts(v, torch) for n, v in values if isinstance(v, torch.Tensor)}} \
+            if gaming else {}
+        keep = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
+            if frozen_path and expected is None else None
+        # The golden sees the inputs as generated, whatever the run does to them.
+        golden_tensors = {n: (v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values}
+        guards = []
+        if self.guard:
+            placed = []
+            for n, v in values:
+                if n in outputs:
+                    v, guarded = port_check_guard.place(n, v, torch)
+                    if guarded is not None:
+                        guards.append(guarded)
+                placed.append((n, v))
+            values = placed
+        args = self._arguments(values)
+        if not self._ptoas():
+            raise CaseFailed
+
+        result["phase"] = "compile"
+        started = time.monotonic()
+        try:
+            compiled, folder, how = self._program(args)
+        except BaseException as exc:  # noqa: BLE001
+            _record_exception(result, exc, "compile_error")
+            raise CaseFailed from None
+        self.seconds_compile += time.monotonic() - started
+        result["seconds_compile"] = round(self.seconds_compile, 3)
+        if case is not None:
+            case["compile"] = how
+
+        result["phase"] = "execute"
+        started = time.monotonic()
+        try:
+            from pypto.runtime import RunConfig  # noqa: PLC0415
+
+            config = RunConfig(platform=self.options.platform, save_kernels=True, save_kernels_dir=folder)
+            returned = compiled(*args, config=config)
+        except BaseException as exc:  # noqa: BLE001
+            _record_exception(result, exc, "run_error")
+            raise CaseFailed from None
+        self.seconds_execute += time.monotonic() - started
+        result["seconds_execute"] = round(self.seconds_execute, 3)
+        actual = dict(values)
+        if isinstance(returned, torch.Tensor) and len(outputs) == 1:
+            current = actual.get(outputs[0])
+            if not isinstance(current, torch.Tensor) or returned.data_ptr() != current.data_ptr():
+                actual[outputs[0]] = returned  # return-style call: the runtime allocated the output
+
+        if expected is None:
+            result["phase"] = "golden"
+            try:
+                _call_flexibly(self.golden_fn, golden_tensors, params)
+            except BaseException as exc:  # noqa: BLE001
+                _record_exception(result, exc, "golden_error")
+                raise CaseFailed from None
+            expected = {o: golden_tensors[o] for o in outputs}
+            if keep is not None:
+                try:
+                    frozen_save(frozen_path, keep, {o: v for o, v in expected.items() if isinstance(v, torch.Tensor)},
+                                {"case": label, "params": params_json(params, json_safe), "seed": seed}, torch)
+                    case["frozen"] = "saved"
+                except Exception as exc:  # noqa: BLE001 - a golden not saved is computed again next time
+                    case["frozen_note"] = f"not saved ({type(exc).__name__}: {exc})"
+
+        result["phase"] = "compare"
+        entries, facts["outputs"] = [], {}
+        for out in outputs:
+            got, want = actual[out], expected[out]
+            comparator = self.comparators[out]
+            if not isinstance(got, torch.Tensor) or not isinstance(want, torch.Tensor):
+                entry = {"name": out, "passed": False, "verdict": "not_a_tensor", "dtype": type(got).__name__,
+                         "rtol": comparator["rtol"], "atol": comparator["atol"], "comparator": comparator["comparator"],
+                         "stats": None}
+            else:
+                try:
+                    entry = compare_with(out, got, want, comparator, torch)
+                except RunContractError as exc:
+                    result["status"] = "contract_error"
+                    result["exception_type"] = "port-check.RunContractError"
+                    result["exception_message"] = str(exc)
+                    print(f"port-check run: {exc}", file=sys.stderr)
+                    raise CaseFailed from None
+                if gaming:
+                    facts["outputs"][out] = {"actual": tensor_facts(got, torch), "golden": tensor_facts(want, torch),
+                                             "never_written": bool(entry.get("never_written"))}
+            entry["tolerance_source"] = comparator["tolerance_source"]
+            entry["comparator_source"] = comparator["comparator_source"]
+            entries.append(entry)
+            print(f"[port-check run] {label + ' ' if label else ''}'{out}' {'PASS' if entry['passed'] else 'FAIL'} "
+                  f"mismatches={entry.get('mismatches', '-')}/{entry.get('elements', '-')} "
+                  f"max_abs_err={entry.get('max_abs_err')}", file=sys.stderr)
+        facts["guard"] = [f for g in guards for f in port_check_guard.check(g, torch)]
+        return entries, facts
 
 
 def execute(options, result: dict, name: str, obj, kind: str, spec_module, helpers) -> int:
-    """Inputs -> compile -> execute -> golden -> compare. `helpers` carries the compile adapter's
-    functions (torch_dtype, scalar_value, compile_program, ptoas_binary, AdapterError)."""
+    """The run: once (a golden.py without CONTRACT, or --no-contract), else every case of its CONTRACT
+    under every seed. `helpers` carries the compile adapter's functions (torch_dtype, scalar_value,
+    compile_program, ptoas_binary, entry_arguments)."""
     import torch  # noqa: PLC0415
 
     result["schema"] = RUN_SCHEMA
     result["mode"] = "run"
     result["torch_version"] = str(getattr(torch, "__version__", ""))
-    seed = int(options.seed)
-    result["seed"] = seed
+    result["seed"] = int(options.seed)
+    declared = spec_module is not None and hasattr(spec_module, "CONTRACT")
+    result["contract"] = {"declared": declared, "kind": None, "seeds": [], "cases": [], "gaming": [], "guard": []}
+    result["guard_mode"] = "off"
     if spec_module is None:
         result["status"] = "contract_error"
         result["exception_message"] = "no golden.py: a run needs its inputs, outputs and golden function"
         return 1
-
-    rtol, atol, tol_source = tolerances(spec_module)
-    result.update(rtol=rtol, atol=atol, tolerance_source=tol_source)
-    params = _params(spec_module)
-    golden_name, golden_fn = golden_function(spec_module, name)
-
-    # Inputs, with every random generator seeded.
-    result["phase"] = "inputs"
+    only = getattr(options, "case", None)
+    contract = None
     try:
-        if golden_fn is None:
-            raise RunContractError(
-                f"golden.py defines no golden function (compute_golden(tensors, params) or golden_{name}(tensors))")
-        _seed_everything(seed, torch)
-        values = generate_named_inputs(spec_module, params, torch, helpers["torch_dtype"], helpers["scalar_value"],
-                                       result)
-        outputs = output_names(spec_module, values, obj)
-        per_output = output_tolerances(spec_module, outputs, rtol, atol, tol_source)
+        if only and (not declared or getattr(options, "no_contract", False)):
+            raise RunContractError(f"--case {only} picks a case of golden.py's CONTRACT, and "
+                                   + ("--no-contract runs once without it" if declared else "golden.py has none"))
+        if declared and not getattr(options, "no_contract", False):
+            result["phase"] = "inputs"
+            contract = read_contract(spec_module)
+            result["contract"].update(kind=contract.kind, seeds=list(contract.seeds))
+            runs = expand(contract, _params(spec_module), only)
     except RunContractError as exc:
         result["status"] = "contract_error"
         result["exception_type"] = "port-check.RunContractError"
         result["exception_message"] = str(exc)
         print(f"port-check run: {exc}", file=sys.stderr)
         return 1
-    except BaseException as exc:  # noqa: BLE001
-        _record_exception(result, exc, "input_error")
-        result["golden_function"] = "generate_inputs" if hasattr(spec_module, "generate_inputs") else "build_tensor_specs"
+    session = _Session(options, result, name, obj, kind, spec_module, helpers, torch, contract)
+    result.update(rtol=session.rtol, atol=session.atol, tolerance_source=session.tol_source)
+    if contract is None:
+        if declared:
+            result["contract"]["note"] = "--no-contract: one run with the default params, as without a CONTRACT"
+        return _single(session, options, result)
+    return _contract(session, contract, runs, only, result)
+
+
+def _single(session: _Session, options, result: dict) -> int:
+    """One run with the default params and --seed: the run as it was before contracts."""
+    try:
+        entries, _ = session.run(_params(session.module), int(options.seed))
+    except CaseFailed:
         return 1
-    result["golden_function"] = golden_name
-    result["output_names"] = outputs
-    result["entry_location"] = entry_location(obj, outputs)
-    # The golden sees the inputs as generated, whatever the run does to them.
-    golden_tensors = {n: (v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values}
+    result["outputs"] = json_safe(entries)
+    result["passed"] = all(o["passed"] for o in entries)
+    result["phase"] = "done"
+    result["status"] = "ok"
+    return 0 if result["passed"] else 1
 
-    args = [v for _, v in values]
-    func = getattr(obj, "_func", None)
-    if kind == "jit" and func is not None:
-        param_names = list(inspect.signature(func).parameters)
-        by_name = dict(values)
-        if param_names and set(param_names) <= set(by_name):
-            args = [by_name[p] for p in param_names]
 
-    # The simulator runs kernel C++; without ptoas the compile stops at .pto files.
-    ptoas = helpers["ptoas_binary"]()
-    result["ptoas"] = "ran" if ptoas else "skipped"
-    result["ptoas_path"] = ptoas or ""
-    if not ptoas:
-        result["status"] = "ptoas_missing"
-        result["phase"] = "compile"
-        result["exception_message"] = ("ptoas was not found (PTOAS_ROOT, PATH): the compile stops at .pto kernels "
-                                       "and the simulator has no kernel C++ to build")
-        print(f"port-check run: {result['exception_message']}", file=sys.stderr)
-        return 1
-
-    result["phase"] = "compile"
-    started = time.monotonic()
-    compiled = _reuse_compiled(options, result)
-    if compiled is None:
+def _contract(session: _Session, contract, runs: list[dict], only, result: dict) -> int:
+    """Every case run in turn; a case that fails before its comparison stops the contract there."""
+    cases, records, guard, error = [], [], {}, None
+    result["guard_mode"] = port_check_guard.GUARD_MODE if session.guard else "off"
+    for run in runs:
+        case = {"id": run["case"], "category": run["category"], "seed": run["seed"],
+                "params": json_safe(run["params"]), "passed": False, "status": None, "outputs": [], "frozen": None}
+        cases.append(case)
+        started = time.monotonic()
         try:
-            compiled = helpers["compile_program"](kind, obj, args, options.platform, options.out_dir, result)
-        except BaseException as exc:  # noqa: BLE001
-            _record_exception(result, exc, "compile_error")
-            return 1
-    result["seconds_compile"] = round(time.monotonic() - started, 3)
-
-    result["phase"] = "execute"
-    started = time.monotonic()
-    try:
-        from pypto.runtime import RunConfig  # noqa: PLC0415
-
-        config = RunConfig(platform=options.platform, save_kernels=True, save_kernels_dir=options.out_dir)
-        returned = compiled(*args, config=config)
-    except BaseException as exc:  # noqa: BLE001
-        _record_exception(result, exc, "run_error")
+            entries, facts = session.run(run["params"], run["seed"], run["label"], case)
+        except CaseFailed:
+            case["status"] = result.get("status")
+            case["error"] = f"{result.get('exception_type', result.get('status'))}: {result.get('exception_message', '')}"
+            case["seconds"] = round(time.monotonic() - started, 3)
+            error = case
+            break
+        case["outputs"] = json_safe(entries)
+        case["passed"] = all(o["passed"] for o in entries)
+        case["status"] = "ok" if case["passed"] else "mismatch"
+        case["seconds"] = round(time.monotonic() - started, 3)
+        records.append({"label": run["label"], "case": run["case"], **facts})
+        for finding in facts["guard"]:
+            key = (finding["tensor"], finding["side"])
+            if key not in guard:
+                guard[key] = dict(finding, cases=[])
+            kept = guard[key]
+            kept["bytes_changed"] = max(kept["bytes_changed"], finding["bytes_changed"])
+            kept["first_offset"] = min(kept["first_offset"], finding["first_offset"])
+            kept["cases"].append(run["label"])
+    gaming = gaming_findings(records, session.outputs or [])
+    result["contract"] = json_safe({
+        "declared": True, "kind": contract.kind, "seeds": list(contract.seeds), "masked": contract.masked,
+        "shapes": contract.shapes, "case_filter": only, "compiles": session.compiles, "cases": cases,
+        "gaming": gaming, "guard": list(guard.values()),
+        "frozen_dir": os.path.abspath(session.frozen_dir) if session.frozen_dir else None})
+    for finding in gaming + list(guard.values()):
+        rule = finding.get("rule", "GOLD023")
+        text = finding.get("detail") or (f"'{finding['tensor']}': {finding['bytes_changed']} byte(s) changed "
+                                         f"{finding['side']} it in {', '.join(finding['cases'])}")
+        print(f"[port-check run] {rule} {text}", file=sys.stderr)
+    result["passed"] = False
+    if error is not None:
+        result["failed_case"] = f"{error['id']}/{error['seed']}"
         return 1
-    result["seconds_execute"] = round(time.monotonic() - started, 3)
-    actual = dict(values)
-    if isinstance(returned, torch.Tensor) and len(outputs) == 1:
-        current = actual.get(outputs[0])
-        if not isinstance(current, torch.Tensor) or returned.data_ptr() != current.data_ptr():
-            actual[outputs[0]] = returned  # return-style call: the runtime allocated the output
-
-    result["phase"] = "golden"
-    try:
-        _call_flexibly(golden_fn, golden_tensors, params)
-    except BaseException as exc:  # noqa: BLE001
-        _record_exception(result, exc, "golden_error")
-        return 1
-
-    result["phase"] = "compare"
-    compared = []
-    for out in outputs:
-        got, want = actual[out], golden_tensors[out]
-        out_rtol, out_atol, out_source = per_output[out]
-        if not isinstance(got, torch.Tensor) or not isinstance(want, torch.Tensor):
-            entry = {"name": out, "passed": False, "verdict": "not_a_tensor", "dtype": type(got).__name__,
-                     "rtol": out_rtol, "atol": out_atol}
-        else:
-            entry = compare_output(out, got, want, out_rtol, out_atol, torch)
-        entry["tolerance_source"] = out_source
-        compared.append(entry)
-    result["outputs"] = compared
-    result["passed"] = all(o["passed"] for o in compared)
-    for o in compared:
-        print(f"[port-check run] '{o['name']}' {'PASS' if o['passed'] else 'FAIL'} "
-              f"mismatches={o.get('mismatches', '-')}/{o.get('elements', '-')} max_abs_err={o.get('max_abs_err')}",
-              file=sys.stderr)
+    failing = next((c for c in cases if not c["passed"]), None)
+    shown = failing or cases[0]
+    if failing is not None:
+        result["failed_case"] = f"{failing['id']}/{failing['seed']}"
+    result["outputs"] = shown["outputs"]
+    result["seed"] = shown["seed"]
+    result["passed"] = failing is None and not gaming and not guard
+    print(f"[port-check run] contract: {sum(c['passed'] for c in cases)}/{len(cases)} case runs passed"
+          + (f", first failure {result['failed_case']}" if failing else ""), file=sys.stderr)
     result["phase"] = "done"
     result["status"] = "ok"
     return 0 if result["passed"] else 1
