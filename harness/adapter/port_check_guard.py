@@ -9,6 +9,8 @@ overrun only when the runtime writes the tensor's results into that host memory 
 simulator of the tests does). Whether the real runtime (simpler's host side) does that, or copies each
 tensor into device (simulated) memory of the tensor's own size and back, is not known yet: in the
 second case its copy-back covers exactly the tensor and an overrun on the device side never shows here.
+What is known (PyPTO's runner and simpler's Worker.make_tensor_arg, read, not run): a contiguous CPU
+view is a legal argument, and simpler names the view's whole storage with the view's byte offset.
 """
 
 from __future__ import annotations
