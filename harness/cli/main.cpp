@@ -91,9 +91,12 @@ int main(int argc, char** argv) {
   compile->add_option("paths", paths, "Projects, projects/, pypto-lib/ or program files");
   auto* run = common(app.add_subcommand("run", "Compile, run on the simulator and compare every output with the golden"));
   run->add_option("paths", paths, "Projects, projects/ or program files");
+  auto* verify = common(app.add_subcommand(
+      "verify", "Run each port's correctness contract: every case and seed on a2a3sim and a5sim (docs/contract.md)"));
+  verify->add_option("paths", paths, "Projects (projects/<name>) or projects/")->required();
   CompileOptions compile_options;
   check->add_flag("--run", compile_options.run, "Also run on the simulator and compare with the golden (docs/run-stage.md)");
-  for (CLI::App* sub : {check, compile, run}) {
+  for (CLI::App* sub : {check, compile, run, verify}) {
     sub->add_option("--timeout", compile_options.timeout_seconds,
                     "Seconds one compile (and one simulator run) may take before its process group is killed "
                     "(default: config compile.timeout, else 300; runs: run.timeout, else 600)")
@@ -224,6 +227,7 @@ int main(int argc, char** argv) {
     if (*check) return runCheck(options, paths, io, compile_options);
     if (*compile) return runCompile(options, compile_options, paths, io);
     if (*run) return runRun(options, compile_options, paths, io);
+    if (*verify) return runVerify(options, compile_options, paths, io);
     if (*rules) return runRules(options, rules_options, io);
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);

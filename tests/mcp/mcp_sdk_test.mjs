@@ -69,7 +69,7 @@ await check("tools/list: every tool with an input schema, report tools with an o
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), expectedTools);
   for (const t of tools) assert.equal(t.inputSchema.type, "object", t.name);
-  for (const name of ["check", "lint", "compile", "run", "report"])
+  for (const name of ["check", "lint", "compile", "run", "verify", "report"])
     assert.equal(tools.find((t) => t.name === name).outputSchema.type, "object", name);
 });
 

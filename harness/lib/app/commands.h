@@ -42,6 +42,13 @@ int runCompile(const CommonOptions& options, const CompileOptions& compile, cons
 int runRun(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
            const Io& io);
 
+// port-check verify PATH...: the correctness contract of each port (docs/contract.md): lint, then every
+// case under every seed on each simulator (a2a3sim and a5sim, or --platform's).
+int runVerify(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
+              const Io& io);
+// The platforms verify runs on: --platform's, else a2a3 and a5.
+std::vector<Platform> verifyPlatforms(const CommonOptions& options);
+
 struct LedgerOptions {
   std::string project;       // projects/<name>
   bool markdown = false;     // --markdown: the table as Markdown, for PORTING.md

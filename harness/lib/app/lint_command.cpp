@@ -2,6 +2,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/lint_stage_runner.h"
 #include "app/record_attempts.h"
 #include "app/run_stage_runner.h"
 #include "clangcheck/kernel_compile.h"
@@ -26,7 +27,17 @@ std::optional<std::filesystem::path> lintCacheDir(const Session& session, const 
   return root / "lint";
 }
 
-// Lints the targets into `report`; shared by lint and check.
+// Compiles the C++ kernels among the linted files against the PTO-ISA headers (skipped with TOOL003 when
+// there are none); shared by lint and check.
+void kernelCompileInto(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
+  std::optional<std::filesystem::path> pypto;
+  if (session.toolchain.found) pypto = session.toolchain.pypto_root;
+  clangcheck::kernelCompileInto(report, session.workspace, session.config, pypto, options.kernel_compile, io.getenv,
+                                options.jobs);
+}
+
+}  // namespace
+
 void lintInto(Report& report, const Session& session, const CommonOptions& options, const Targets& targets,
               const CacheOptions& cache) {
   LintSettings settings;
@@ -39,17 +50,6 @@ void lintInto(Report& report, const Session& session, const CommonOptions& optio
   sram::mergeSramRows(report.sram, lint.sram);
   report.run.stages.push_back({"lint", StageState::Ran, ""});
 }
-
-// Compiles the C++ kernels among the linted files against the PTO-ISA headers (skipped with TOOL003 when
-// there are none); shared by lint and check.
-void kernelCompileInto(Report& report, const Session& session, const CommonOptions& options, const Io& io) {
-  std::optional<std::filesystem::path> pypto;
-  if (session.toolchain.found) pypto = session.toolchain.pypto_root;
-  clangcheck::kernelCompileInto(report, session.workspace, session.config, pypto, options.kernel_compile, io.getenv,
-                                options.jobs);
-}
-
-}  // namespace
 
 int runLint(const CommonOptions& options, const std::vector<std::string>& paths, const Io& io,
             const CacheOptions& cache) {

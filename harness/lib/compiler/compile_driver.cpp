@@ -420,7 +420,8 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
     fs::create_directories(run / "out", ec);
     if (!ec) {
       spec.argv.insert(spec.argv.end(), {"--then-run-out-dir", (run / "out").string(), "--then-run-result",
-                                         (run / "result.json").string(), "--seed", "0"});
+                                         (run / "result.json").string(), "--seed", "0", "--frozen-dir",
+                                         (settings.cache_root / "golden").string()});
       spec.env = settings.chained_run->environment;
       // The compile has its limit; the run, from the adapter's marker on, its own.
       spec.phase_marker = std::string(kChainedRunMarker);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/diagnostic.h"
@@ -58,6 +59,41 @@ struct GoldenOutput {
   bool never_written = false;          // all zero where the golden is not: the output was never stored
   double rtol = 0, atol = 0;
   std::string tolerance_source;        // "TOLERANCES" (golden.py's pair for this output), "golden.py" or "default"
+  // Contract runs (docs/contract.md): the case and seed compared ("large/7"; empty outside a contract),
+  // the comparator and what it found beside allclose, and the error statistics.
+  std::string case_id;
+  std::string comparator;              // allclose, pass_rate, max_steps
+  std::optional<double> pass_rate;     // pass_rate: the share required
+  std::optional<double> close_share;   // the share of elements within (rtol, atol)
+  std::vector<std::pair<std::string, std::int64_t>> max_steps;  // max_steps: bound per step count ("1" -> 16)
+  std::vector<std::pair<std::string, std::int64_t>> steps;      // max_steps: elements off by k steps, as found
+  std::optional<double> mean_abs_err, mean_rel_err, cosine;
+  std::vector<std::pair<std::string, std::int64_t>> ulp_histogram;  // "0", "1", "2-3", ... -> elements
+};
+
+// One case of a correctness contract, under one seed (docs/contract.md §2).
+struct GoldenCase {
+  std::string id;                      // "large"
+  std::string category;                // base, tail, prime, edge, small, large, asymmetric, zero, inf, neg_inf, nan
+  std::int64_t seed = 0;
+  bool passed = false;
+  std::string status;                  // ok, or the failing status (golden_error, run_error, ...)
+  std::string frozen;                  // saved, replayed, or empty
+  double seconds = 0;
+  std::vector<GoldenOutput> outputs;
+  std::string label() const { return id + "/" + std::to_string(seed); }
+};
+
+// What the checks against gamed goldens saw over a contract's runs (GOLD020-GOLD023, docs/contract.md §5).
+struct GoldenGamingFinding {
+  std::string rule;                    // GOLD020 ... GOLD023
+  std::string output;                  // the output (or, for GOLD023, the tensor whose guard changed)
+  std::string input;                   // GOLD021: the input it copies
+  std::vector<std::string> cases;      // "base/7", ...
+  std::string detail;
+  std::int64_t bytes_changed = 0;      // GOLD023
+  std::int64_t first_offset = 0;       // GOLD023: bytes from the tensor's edge
+  std::string side;                    // GOLD023: before / after
 };
 
 // One program run on the simulator (a2a3sim / a5sim) and compared with its golden.
@@ -75,6 +111,14 @@ struct GoldenRun {
   std::string out_dir;                 // display path of the run's output folder
   std::vector<GoldenOutput> outputs;
   bool replayed = false;               // a passed run replayed from the run cache (golden/run_cache.h)
+  // The correctness contract (docs/contract.md), when golden.py declares one: every case under every
+  // seed, the case that failed first ("large/7"), and what the checks against gamed goldens found.
+  bool contract = false;
+  std::string contract_kind;
+  std::vector<std::int64_t> seeds;
+  std::vector<GoldenCase> cases;
+  std::string failed_case;
+  std::vector<GoldenGamingFinding> gaming;
 };
 
 // One kernel's tasks in the device-time model (perf/device_schedule.h): its largest task's time per

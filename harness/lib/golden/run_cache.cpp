@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kRunCacheSchema = 1;
+constexpr int kRunCacheSchema = 2;  // 2: contract runs (docs/contract.md)
 
 // What the simulator reads besides the program: where the runtime and pto-isa come from, the compilers.
 constexpr const char* kRunEnvironment[] = {"SIMPLER_ROOT", "PTO_ISA_ROOT", "CC", "CXX", "LD_LIBRARY_PATH"};
@@ -35,6 +35,14 @@ T field(const json& j, const char* name, T fallback) {
   auto it = j.find(name);
   if (it == j.end() || it->is_null()) return fallback;
   return it->get<T>();
+}
+
+std::vector<std::pair<std::string, std::int64_t>> countsFromJson(const json& j, const char* name) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const json& e : *it) out.emplace_back(e.at(0).get<std::string>(), e.at(1).get<std::int64_t>());
+  return out;
 }
 
 std::optional<double> optionalNumber(const json& j, const char* name) {
@@ -65,7 +73,38 @@ GoldenOutput outputFromJson(const json& j) {
   o.rtol = field<double>(j, "rtol", 0);
   o.atol = field<double>(j, "atol", 0);
   o.tolerance_source = field<std::string>(j, "tolerance_source", "");
+  o.case_id = field<std::string>(j, "case", "");
+  o.comparator = field<std::string>(j, "comparator", "");
+  o.pass_rate = optionalNumber(j, "pass_rate");
+  o.close_share = optionalNumber(j, "close_share");
+  o.max_steps = countsFromJson(j, "max_steps");
+  o.steps = countsFromJson(j, "steps");
+  o.mean_abs_err = optionalNumber(j, "mean_abs_err");
+  o.mean_rel_err = optionalNumber(j, "mean_rel_err");
+  o.cosine = optionalNumber(j, "cosine");
+  o.ulp_histogram = countsFromJson(j, "ulp_histogram");
   return o;
+}
+
+// A passed contract run as stored (gaming findings make a run fail, so a stored one has none).
+void contractFromJson(const json& j, GoldenRun& g) {
+  auto it = j.find("contract");
+  if (it == j.end() || it->is_null()) return;
+  g.contract = true;
+  g.contract_kind = field<std::string>(*it, "kind", "");
+  g.seeds = field<std::vector<std::int64_t>>(*it, "seeds", {});
+  for (const json& c : it->at("cases")) {
+    GoldenCase gc;
+    gc.id = c.at("id").get<std::string>();
+    gc.category = field<std::string>(c, "category", "");
+    gc.seed = field<std::int64_t>(c, "seed", 0);
+    gc.passed = field<bool>(c, "passed", false);
+    gc.status = field<std::string>(c, "status", "");
+    gc.frozen = field<std::string>(c, "frozen", "");
+    gc.seconds = field<double>(c, "seconds", 0);
+    for (const json& o : c.at("outputs")) gc.outputs.push_back(outputFromJson(o));
+    g.cases.push_back(std::move(gc));
+  }
 }
 
 GoldenRun runFromJson(const json& j) {
@@ -81,6 +120,7 @@ GoldenRun runFromJson(const json& j) {
   g.seconds = field<double>(j, "seconds", 0);
   g.out_dir = field<std::string>(j, "out_dir", "");
   for (const json& o : j.at("outputs")) g.outputs.push_back(outputFromJson(o));
+  contractFromJson(j, g);
   return g;
 }
 

@@ -29,10 +29,22 @@ class OutputCheck {
   virtual Diagnostic report(const RunRecord& run, const GoldenOutput& output) const = 0;
 };
 
+// A finding of the checks against gamed goldens, seen over a contract's runs (docs/contract.md §5):
+// the adapter says what it saw, the check for that rule words it.
+class GamingCheck {
+ public:
+  virtual ~GamingCheck() = default;
+  virtual std::string_view ruleId() const = 0;
+  bool matches(const GoldenGamingFinding& finding) const { return finding.rule == ruleId(); }
+  virtual Diagnostic report(const RunRecord& run, const GoldenGamingFinding& finding) const = 0;
+};
+
 // In precedence order: timeout, runtime not installed, crash, kernel toolchain missing, kernel
 // compile failure, golden raised, golden contract, and last the catch-all run failure.
 const std::vector<std::unique_ptr<RunFailureCheck>>& runFailureChecks();
 // Output verdicts; several may report one output (e.g. NaN counts beside a mismatch).
 const std::vector<std::unique_ptr<OutputCheck>>& outputChecks();
+// GOLD020-GOLD023, one per rule.
+const std::vector<std::unique_ptr<GamingCheck>>& gamingChecks();
 
 }  // namespace portcheck

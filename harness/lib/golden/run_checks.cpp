@@ -3,6 +3,9 @@
 #include "golden/checks/golden_raised_check.h"
 #include "golden/checks/kernel_compile_check.h"
 #include "golden/checks/kernel_toolchain_check.h"
+#include "golden/checks/output_copies_input_check.h"
+#include "golden/checks/output_constant_check.h"
+#include "golden/checks/output_ignores_inputs_check.h"
 #include "golden/checks/output_mismatch_check.h"
 #include "golden/checks/output_never_written_check.h"
 #include "golden/checks/output_not_finite_check.h"
@@ -12,6 +15,7 @@
 #include "golden/checks/run_failed_check.h"
 #include "golden/checks/run_timeout_check.h"
 #include "golden/checks/runtime_missing_check.h"
+#include "golden/checks/write_outside_region_check.h"
 #include "golden/run_check.h"
 
 namespace portcheck {
@@ -42,6 +46,18 @@ const std::vector<std::unique_ptr<OutputCheck>>& outputChecks() {
     v.push_back(std::make_unique<OutputShapeCheck>());
     v.push_back(std::make_unique<OutputMismatchCheck>());
     v.push_back(std::make_unique<OutputNotFiniteCheck>());
+    return v;
+  }();
+  return checks;
+}
+
+const std::vector<std::unique_ptr<GamingCheck>>& gamingChecks() {
+  static const std::vector<std::unique_ptr<GamingCheck>> checks = [] {
+    std::vector<std::unique_ptr<GamingCheck>> v;
+    v.push_back(std::make_unique<OutputIgnoresInputsCheck>());
+    v.push_back(std::make_unique<OutputCopiesInputCheck>());
+    v.push_back(std::make_unique<OutputConstantCheck>());
+    v.push_back(std::make_unique<WriteOutsideRegionCheck>());
     return v;
   }();
   return checks;

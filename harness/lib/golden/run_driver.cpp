@@ -119,6 +119,8 @@ RunRecord runGoldenProcess(const CompileTarget& target, Platform platform, const
     spec.argv.insert(spec.argv.end(), {"--project", target.source_root.string()});
   spec.argv.insert(spec.argv.end(), {"--platform", simName(platform), "--out-dir", out.string(), "--result",
                                      result_file.string(), "--mode", "run", "--seed", std::to_string(kRunSeed)});
+  // Frozen goldens (docs/contract.md §6): each case's inputs and expected outputs, kept across attempts.
+  spec.argv.insert(spec.argv.end(), {"--frozen-dir", (settings.cache_root / "golden").string()});
   if (!compiled_dir.empty()) spec.argv.insert(spec.argv.end(), {"--compiled-dir", compiled_dir.string()});
   spec.env = runEnvironment(settings.environment, settings.toolchain);
   spec.cwd = target.source_root;

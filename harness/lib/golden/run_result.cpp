@@ -52,6 +52,51 @@ std::string valueText(const json& first, const char* number_key, const char* tex
   return buf;
 }
 
+std::vector<std::pair<std::string, std::int64_t>> counts(const json& j) {
+  std::vector<std::pair<std::string, std::int64_t>> out;
+  if (j.is_object()) {
+    for (auto e = j.begin(); e != j.end(); ++e)
+      if (e->is_number()) out.emplace_back(e.key(), e->get<std::int64_t>());
+  } else if (j.is_array()) {  // [["0", 12], ["1", 3]] or [{"bucket": "0", "count": 12}]
+    for (const json& e : j) {
+      if (e.is_array() && e.size() == 2 && e[1].is_number())
+        out.emplace_back(e[0].is_string() ? e[0].get<std::string>() : e[0].dump(), e[1].get<std::int64_t>());
+      else if (e.is_object() && e.contains("count") && e["count"].is_number())
+        out.emplace_back(text(e, "bucket"), e["count"].get<std::int64_t>());
+    }
+  }
+  return out;
+}
+
+// The contract's comparator and statistics of one output: either at the top of the entry or under
+// "comparator" / "stats".
+void parseComparison(const json& o, GoldenOutput& g) {
+  if (auto it = o.find("comparator"); it != o.end()) {
+    if (it->is_string()) {
+      g.comparator = it->get<std::string>();
+    } else if (it->is_object()) {
+      g.comparator = text(*it, "kind");
+      g.pass_rate = number(*it, "pass_rate");
+      if (auto m = it->find("max_steps"); m != it->end()) g.max_steps = counts(*m);
+      if (g.comparator.empty()) g.comparator = !g.max_steps.empty() ? "max_steps" : g.pass_rate ? "pass_rate" : "allclose";
+    }
+  }
+  const json* stats = &o;
+  if (auto it = o.find("stats"); it != o.end() && it->is_object()) stats = &*it;
+  for (const json* src : {&o, stats}) {
+    if (auto v = number(*src, "mean_abs_err")) g.mean_abs_err = v;
+    if (auto v = number(*src, "mean_rel_err")) g.mean_rel_err = v;
+    if (auto v = number(*src, "cosine")) g.cosine = v;
+    if (auto v = number(*src, "close_share")) g.close_share = v;
+    if (auto v = number(*src, "pass_rate"); v && !g.pass_rate) g.pass_rate = v;
+    if (auto it = src->find("ulp_histogram"); it != src->end()) g.ulp_histogram = counts(*it);
+    if (auto it = src->find("ulp"); it != src->end()) g.ulp_histogram = counts(*it);
+    if (auto it = src->find("steps"); it != src->end()) g.steps = counts(*it);
+    if (auto it = src->find("step_counts"); it != src->end()) g.steps = counts(*it);
+    if (auto it = src->find("max_steps"); it != src->end() && g.max_steps.empty()) g.max_steps = counts(*it);
+  }
+}
+
 GoldenOutput parseOutput(const json& o) {
   GoldenOutput g;
   g.name = text(o, "name");
@@ -79,8 +124,87 @@ GoldenOutput parseOutput(const json& o) {
   g.rtol = number(o, "rtol").value_or(0);
   g.atol = number(o, "atol").value_or(0);
   g.tolerance_source = text(o, "tolerance_source");
+  parseComparison(o, g);
   if (g.verdict.empty()) g.verdict = g.passed ? "pass" : (g.never_written ? "never_written" : "mismatch");
   return g;
+}
+
+std::vector<std::string> strings(const json& j, const char* key) {
+  std::vector<std::string> out;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  for (const json& v : *it)
+    if (v.is_string()) out.push_back(v.get<std::string>());
+  return out;
+}
+
+bool parseCase(const json& c, GoldenCase& out, std::string& error) {
+  if (!c.is_object() || !c.contains("id")) {
+    error = "an entry of \"contract.cases\" has no id";
+    return false;
+  }
+  out.id = text(c, "id");
+  out.category = text(c, "category");
+  out.seed = integer(c, "seed");
+  out.passed = flag(c, "passed");
+  out.status = text(c, "status");
+  out.frozen = text(c, "frozen");
+  out.seconds = number(c, "seconds").value_or(0);
+  if (auto it = c.find("outputs"); it != c.end() && it->is_array())
+    for (const json& o : *it) {
+      if (!o.is_object() || !o.contains("name")) continue;
+      out.outputs.push_back(parseOutput(o));
+      out.outputs.back().case_id = out.label();
+    }
+  return true;
+}
+
+GoldenGamingFinding parseGaming(const json& f) {
+  GoldenGamingFinding g;
+  g.rule = text(f, "rule");
+  g.output = text(f, "output");
+  g.input = text(f, "input");
+  g.cases = strings(f, "cases");
+  g.detail = text(f, "detail");
+  return g;
+}
+
+GoldenGamingFinding parseGuard(const json& f) {
+  GoldenGamingFinding g;
+  g.rule = "GOLD023";
+  g.output = text(f, "tensor");
+  g.bytes_changed = integer(f, "bytes_changed");
+  g.first_offset = integer(f, "first_offset");
+  g.side = text(f, "side");
+  g.cases = strings(f, "cases");
+  if (auto c = text(f, "case"); !c.empty() && g.cases.empty()) g.cases.push_back(c);
+  return g;
+}
+
+bool parseContract(const json& j, RunResult& r, std::string& error) {
+  auto it = j.find("contract");
+  if (it == j.end() || it->is_null()) return true;
+  if (!it->is_object()) {
+    error = "\"contract\" is not an object";
+    return false;
+  }
+  const json& c = *it;
+  r.contract = flag(c, "declared");
+  r.contract_kind = text(c, "kind");
+  r.seeds = ints(c, "seeds");
+  if (auto cases = c.find("cases"); cases != c.end() && cases->is_array())
+    for (const json& one : *cases) {
+      GoldenCase gc;
+      if (!parseCase(one, gc, error)) return false;
+      r.cases.push_back(std::move(gc));
+    }
+  if (auto g = c.find("gaming"); g != c.end() && g->is_array())
+    for (const json& f : *g)
+      if (f.is_object()) r.gaming.push_back(parseGaming(f));
+  if (auto g = c.find("guard"); g != c.end() && g->is_array())
+    for (const json& f : *g)
+      if (f.is_object()) r.gaming.push_back(parseGuard(f));
+  return true;
 }
 
 }  // namespace
@@ -139,6 +263,11 @@ bool parseRunResult(const std::string& body, RunResult& r, std::string& error) {
       r.outputs.push_back(parseOutput(o));
     }
   }
+  if (!parseContract(j, r, error)) return false;
+  r.failed_case = text(j, "failed_case");
+  r.guard_mode = text(j, "guard_mode");
+  for (GoldenOutput& o : r.outputs)
+    if (o.case_id.empty()) o.case_id = r.failed_case;
   if (r.status == "ok" && r.outputs.empty()) {
     error = "status ok without outputs";
     return false;

@@ -37,6 +37,15 @@ struct RunResult {
   std::map<std::string, int> output_lines;  // output name -> line of its parameter in entry_file
   std::vector<GoldenOutput> outputs;
   double seconds_execute = 0;
+  // The correctness contract's runs ("contract" in the result; docs/contract.md): outputs above are the
+  // first failing case's, else the first case's.
+  bool contract = false;
+  std::string contract_kind;
+  std::vector<std::int64_t> seeds;
+  std::vector<GoldenCase> cases;
+  std::vector<GoldenGamingFinding> gaming;  // GOLD020-GOLD022, and GOLD023 from the guard zones
+  std::string failed_case;
+  std::string guard_mode;                   // host_view, or empty when no guard zones were laid
 };
 
 // Parses the result JSON. Returns false with `error` set when it is not a result object.

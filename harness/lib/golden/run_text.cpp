@@ -11,6 +11,20 @@ namespace portcheck {
 
 namespace fs = std::filesystem;
 
+std::string outputSubject(const RunRecord& run, const GoldenOutput& output) {
+  std::string s = "output '" + output.name + "' of " + run.project;
+  if (!output.case_id.empty()) s += " in case " + output.case_id;
+  return s;
+}
+
+std::string joinCases(const std::vector<std::string>& cases) {
+  if (cases.empty()) return "the contract's runs";
+  std::string s = cases.size() == 1 ? "case " : "cases ";
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == cases.size() ? " and " : ", ") + cases[i];
+  return s;
+}
+
 std::string formatNumber(std::optional<double> v) {
   if (!v) return "n/a";
   char buf[64];

@@ -11,6 +11,10 @@
 
 namespace portcheck {
 
+// "output 'out' of row_softmax", and " in case large/7" when a contract case was compared.
+std::string outputSubject(const RunRecord& run, const GoldenOutput& output);
+// "cases base/7 and base/8", "case large/1", "the contract's runs" when empty.
+std::string joinCases(const std::vector<std::string>& cases);
 // "0.03125", "1.2e-07", "n/a" for nullopt.
 std::string formatNumber(std::optional<double> v);
 // "[3, 17]".

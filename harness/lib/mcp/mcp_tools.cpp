@@ -169,6 +169,15 @@ std::vector<Tool> buildTools() {
         return runRun(o, compileOptions(a), p, io);
       }));
   v.push_back(reportTool(
+      "verify", "Verify the correctness contract",
+      "Runs each port's correctness contract (CONTRACT in golden.py, docs/contract.md): every case under every seed "
+      "on a2a3sim and a5sim (or platform's), each with its ID and error figures, and the checks against gamed "
+      "goldens (outputs that ignore their inputs, copy an input, hold one value, or write outside their tensor).",
+      {{"no_cache", no_cache}, {"timeout", timeoutProperty()}},
+      [](const CommonOptions& o, const std::vector<std::string>& p, const json& a, const Io& io) {
+        return runVerify(o, compileOptions(a), p, io);
+      }));
+  v.push_back(reportTool(
       "report", "SRAM report and advice",
       "The SRAM table (estimate, and the compiler's figures when the compile cache holds them), the fusion and "
       "tiling advice (FUSE, MEM) and an HTML page with the task graph (written under the cache folder).",

@@ -31,17 +31,51 @@ std::string share(const GoldenOutput& o) {
 
 std::string renderGoldenTable(const std::vector<GoldenRun>& runs) {
   if (runs.empty()) return {};
-  std::vector<std::vector<std::string>> rows = {
-      {"project", "platform", "output", "verdict", "out of tolerance", "max abs err", "max rel err"}};
+  // A "case" column when a run declares a correctness contract (docs/contract.md): one row per case,
+  // seed and output.
+  const bool cases = std::any_of(runs.begin(), runs.end(), [](const GoldenRun& g) { return g.contract; });
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = {"project", "platform", "output", "verdict", "out of tolerance", "max abs err",
+                                   "max rel err"};
+  if (cases) {
+    head.insert(head.begin() + 2, "case");
+    head.push_back("cosine");
+  }
+  rows.push_back(head);
+  auto row = [&](const GoldenRun& g, const std::string& label, const GoldenOutput& o) {
+    std::vector<std::string> r = {g.project, g.platform, o.name, o.verdict + (g.replayed ? " (replayed)" : ""),
+                                  share(o), number(o.max_abs_err), number(o.max_rel_err)};
+    if (cases) {
+      r.insert(r.begin() + 2, label);
+      r.push_back(number(o.cosine));
+    }
+    rows.push_back(std::move(r));
+  };
   for (const GoldenRun& g : runs) {
-    if (g.outputs.empty()) {
-      std::string verdict = g.status + (g.failure.empty() ? "" : ": " + g.failure) + (g.rule.empty() ? "" : " [" + g.rule + "]");
-      rows.push_back({g.project, g.platform, "-", verdict, "-", "-", "-"});
+    if (g.contract && !g.cases.empty()) {
+      for (const GoldenCase& c : g.cases) {
+        if (c.outputs.empty()) {
+          std::vector<std::string> r(head.size(), "-");
+          r[0] = g.project;
+          r[1] = g.platform;
+          r[2] = c.label();
+          r[4] = c.status.empty() ? "failed" : c.status;
+          rows.push_back(std::move(r));
+        }
+        for (const GoldenOutput& o : c.outputs) row(g, c.label(), o);
+      }
       continue;
     }
-    for (const GoldenOutput& o : g.outputs)
-      rows.push_back({g.project, g.platform, o.name, o.verdict + (g.replayed ? " (replayed)" : ""), share(o),
-                      number(o.max_abs_err), number(o.max_rel_err)});
+    if (g.outputs.empty()) {
+      std::string verdict = g.status + (g.failure.empty() ? "" : ": " + g.failure) + (g.rule.empty() ? "" : " [" + g.rule + "]");
+      std::vector<std::string> r(head.size(), "-");
+      r[0] = g.project;
+      r[1] = g.platform;
+      r[cases ? 4 : 3] = verdict;
+      rows.push_back(std::move(r));
+      continue;
+    }
+    for (const GoldenOutput& o : g.outputs) row(g, "-", o);
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& r : rows)

@@ -65,6 +65,13 @@ namespace {
 
 json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+// [["1", 16], ["2", 0]]: ordered pairs, as the adapter gave them.
+json countsToJson(const std::vector<std::pair<std::string, std::int64_t>>& counts) {
+  json out = json::array();
+  for (const auto& [key, n] : counts) out.push_back(json::array({key, n}));
+  return out;
+}
+
 json goldenOutputToJson(const GoldenOutput& o) {
   json first = nullptr;
   if (!o.first_mismatch.empty())
@@ -87,7 +94,49 @@ json goldenOutputToJson(const GoldenOutput& o) {
           {"never_written", o.never_written},
           {"rtol", o.rtol},
           {"atol", o.atol},
-          {"tolerance_source", o.tolerance_source.empty() ? json(nullptr) : json(o.tolerance_source)}};
+          {"tolerance_source", o.tolerance_source.empty() ? json(nullptr) : json(o.tolerance_source)},
+          {"case", o.case_id.empty() ? json(nullptr) : json(o.case_id)},
+          {"comparator", o.comparator.empty() ? json("allclose") : json(o.comparator)},
+          {"pass_rate", optionalNumber(o.pass_rate)},
+          {"close_share", optionalNumber(o.close_share)},
+          {"max_steps", countsToJson(o.max_steps)},
+          {"steps", countsToJson(o.steps)},
+          {"mean_abs_err", optionalNumber(o.mean_abs_err)},
+          {"mean_rel_err", optionalNumber(o.mean_rel_err)},
+          {"cosine", optionalNumber(o.cosine)},
+          {"ulp_histogram", countsToJson(o.ulp_histogram)}};
+}
+
+json contractToJson(const GoldenRun& g) {
+  if (!g.contract) return nullptr;
+  json cases = json::array();
+  for (const GoldenCase& c : g.cases) {
+    json outputs = json::array();
+    for (const GoldenOutput& o : c.outputs) outputs.push_back(goldenOutputToJson(o));
+    cases.push_back({{"id", c.id},
+                     {"category", c.category},
+                     {"seed", c.seed},
+                     {"passed", c.passed},
+                     {"status", c.status},
+                     {"frozen", c.frozen.empty() ? json(nullptr) : json(c.frozen)},
+                     {"seconds", c.seconds},
+                     {"outputs", outputs}});
+  }
+  json gaming = json::array();
+  for (const GoldenGamingFinding& f : g.gaming)
+    gaming.push_back({{"rule", f.rule},
+                      {"output", f.output},
+                      {"input", f.input.empty() ? json(nullptr) : json(f.input)},
+                      {"cases", f.cases},
+                      {"detail", f.detail},
+                      {"bytes_changed", f.bytes_changed},
+                      {"first_offset", f.first_offset},
+                      {"side", f.side.empty() ? json(nullptr) : json(f.side)}});
+  return {{"kind", g.contract_kind},
+          {"seeds", g.seeds},
+          {"failed_case", g.failed_case.empty() ? json(nullptr) : json(g.failed_case)},
+          {"cases", cases},
+          {"gaming", gaming}};
 }
 
 }  // namespace
@@ -108,7 +157,8 @@ json goldenRunToJson(const GoldenRun& g) {
           {"seconds", g.seconds},
           {"out_dir", g.out_dir.empty() ? json(nullptr) : json(g.out_dir)},
           {"outputs", outputs},
-          {"replayed", g.replayed}};
+          {"replayed", g.replayed},
+          {"contract", contractToJson(g)}};
 }
 
 // The device-time model's figures of a schedule row (docs/perf-model.md); µs rounded to 0.01.

@@ -30,6 +30,17 @@ HIDDEN = 768
 EPS = 1e-5
 SEED = 20260303
 
+# The correctness contract (docs/contract.md): every case under every seed; "scale" multiplies x.
+CONTRACT = {
+    "kind": "norm",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 1000.0}},
+        "small": {"category": "small", "params": {"scale": 1.0e-3}},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -41,13 +52,15 @@ def build_tensor_specs(params=None):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
     x = torch.randn(ROWS, HIDDEN, generator=gen)
     # Rows with their own scale (0.1 .. 10) and a mean offset (-8 .. 8): an offset large against
     # the spread is what breaks a one-pass E[x^2] - E[x]^2 variance.
     row_scale = torch.pow(10.0, torch.rand(ROWS, 1, generator=gen) * 2.0 - 1.0)
     row_offset = torch.rand(ROWS, 1, generator=gen) * 16.0 - 8.0
-    x = x * row_scale + row_offset
+    x = (x * row_scale + row_offset) * scale
     x[:, 3] *= 20.0          # an outlier channel
     x[9, :] = 0.0            # a constant row: variance 0, the output is beta alone
     gamma = torch.rand(1, HIDDEN, generator=gen) + 0.5

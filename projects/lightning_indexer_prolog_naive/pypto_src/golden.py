@@ -43,6 +43,25 @@ INDEX_HEADS = 8
 INDEX_DIM = 128
 SEED = 20260317
 
+# The correctness contract (docs/contract.md): every case under every seed; "scale" multiplies x and
+# qr, "zero_rows" zeroes whole tokens (amax 0: the scale's clamp). INT8 outputs are bounded by counts:
+# an element within a few FP32 ULP of a .5 boundary may round either way (one step), never two.
+CONTRACT = {
+    "kind": "quantize",
+    "seeds": [20260317, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 64.0}},
+        "zero": {"category": "zero", "params": {"zero_rows": [0, 77]}},
+    },
+    "compare": {
+        "q_int8": {"max_steps": {"1": 64}},
+        "k_int8": {"max_steps": {"1": 16}},
+        "q_scale": {"rtol": 0.00390625, "atol": 0.0},
+        "k_scale": {"rtol": 0.00390625, "atol": 0.0},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -66,7 +85,9 @@ def hadamard_matrix(order=INDEX_DIM):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
     x = torch.randn(TOKENS, HIDDEN, generator=gen)
     # Outlier channels in some tokens: without the rotation they alone would set the scale.
     x[::3, 11] *= 30.0
@@ -74,6 +95,10 @@ def generate_inputs(params=None):
     qr = torch.randn(TOKENS, Q_LORA, generator=gen)
     wq_b = torch.randn(Q_LORA, INDEX_HEADS * INDEX_DIM, generator=gen) / Q_LORA ** 0.5
     wk = torch.randn(HIDDEN, INDEX_DIM, generator=gen) / HIDDEN ** 0.5
+    x, qr = x * scale, qr * scale
+    for row in params.get("zero_rows", []):
+        x[row] = 0.0
+        qr[row] = 0.0
     bf16 = torch.bfloat16
     return [
         ("x", x.to(bf16)),

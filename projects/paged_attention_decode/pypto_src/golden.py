@@ -37,6 +37,20 @@ POOL_BLOCKS = BATCH * MAX_BLOCKS
 CONTEXT_LENS = [512, 300, 65, 1]
 SEED = 20260316
 
+# The correctness contract (docs/contract.md): every case under every seed; "scale" multiplies the
+# query and the keys. Keys past each context length hold huge values in every case: the masked
+# positions are the "neg_inf" category.
+CONTRACT = {
+    "kind": "attention",
+    "masked": True,
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 4.0}},
+        "past_context": {"category": "neg_inf"},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -50,9 +64,11 @@ def build_tensor_specs(params=None):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
-    query = (torch.randn(BATCH * NUM_HEADS, HEAD_DIM, generator=gen) * 1.5).to(torch.bfloat16)
-    key_cache = (torch.randn(POOL_BLOCKS * BLOCK_SIZE, HEAD_DIM, generator=gen) * 1.5).to(torch.bfloat16)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
+    query = (torch.randn(BATCH * NUM_HEADS, HEAD_DIM, generator=gen) * 1.5 * scale).to(torch.bfloat16)
+    key_cache = (torch.randn(POOL_BLOCKS * BLOCK_SIZE, HEAD_DIM, generator=gen) * 1.5 * scale).to(torch.bfloat16)
     value_cache = torch.randn(POOL_BLOCKS * BLOCK_SIZE, HEAD_DIM, generator=gen).to(torch.bfloat16)
     # Physical blocks shuffled over the pool: logical order != physical order.
     block_table = torch.randperm(POOL_BLOCKS, generator=gen).to(torch.int32)

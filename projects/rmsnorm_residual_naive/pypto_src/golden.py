@@ -32,6 +32,18 @@ HIDDEN = 4096
 EPS = 1e-6
 SEED = 20260302
 
+# The correctness contract (docs/contract.md): every case under every seed; "scale" multiplies x and
+# the residual.
+CONTRACT = {
+    "kind": "norm",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 100.0}},
+        "small": {"category": "small", "params": {"scale": 0.01}},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -44,7 +56,9 @@ def build_tensor_specs(params=None):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
     x = torch.randn(TOKENS, HIDDEN, generator=gen)
     # The residual stream grows through a model: rows of very different scale (0.01 .. 100), so a
     # missing or wrongly-placed normalisation shows up as a scale error, not as noise.
@@ -55,6 +69,7 @@ def generate_inputs(params=None):
     # A constant row: its RMS is |c|, its normalised value is sign(c) * weight.
     x[5, :] = 0.25
     residual[5, :] = 0.5
+    x, residual = x * scale, residual * scale
     weight = torch.rand(1, HIDDEN, generator=gen) + 0.5
     return [
         ("x", x.to(torch.bfloat16)),

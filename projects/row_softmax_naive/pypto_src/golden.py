@@ -25,6 +25,19 @@ ROWS = 1024
 COLS = 256
 SEED = 20260301
 
+# The correctness contract (docs/contract.md): every case under every seed. "scale" multiplies the
+# logits, "offset" shifts them all (softmax is shift-invariant: only the max subtraction keeps exp finite).
+CONTRACT = {
+    "kind": "softmax",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 100.0}},
+        "small": {"category": "small", "params": {"scale": 1.0e-3}},
+        "offset": {"category": "asymmetric", "params": {"offset": 60.0}},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -34,9 +47,11 @@ def build_tensor_specs(params=None):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
     # Scaled so some rows have large logits: the max subtraction must matter.
-    x = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32) * 8.0
+    x = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32) * 8.0 * scale + params.get("offset", 0.0)
     out = torch.zeros(ROWS, COLS, dtype=torch.float32)
     return [("x", x), ("out", out)]
 

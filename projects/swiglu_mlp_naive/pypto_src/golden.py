@@ -34,6 +34,17 @@ HIDDEN = 1024
 INTER = 2816
 SEED = 20260304
 
+# The correctness contract (docs/contract.md): every case under every seed; "scale" multiplies x
+# (large: gate far into silu's linear and zero regions).
+CONTRACT = {
+    "kind": "mlp",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 8.0}},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -46,9 +57,12 @@ def build_tensor_specs(params=None):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
     x = torch.randn(TOKENS, HIDDEN, generator=gen)
     x[:, 11] *= 8.0          # an outlier channel
+    x = x * scale
     # Weights scaled like a trained layer (std 1/sqrt(fan_in)), so gate sits in the range where
     # silu is neither linear nor zero: a wrong activation cannot hide.
     w_gate = (torch.randn(HIDDEN, INTER, generator=gen) * (2.0 / HIDDEN ** 0.5)).t().contiguous()

@@ -4,6 +4,8 @@ This module is the port's oracle. port-check and the golden runner read:
   ENTRY                 the @pl.jit entry to compile and run (in orchestration.py)
   __outputs__           the tensors compared with the reference (each is pl.Out/pl.InOut on the entry)
   RTOL, ATOL            comparison tolerances, torch.allclose semantics
+  CONTRACT              the correctness contract: every case (seeds, value ranges, special values,
+                        shapes) `port-check verify` runs (docs/contract.md)
   TOLERANCES            optional: {"output": (rtol, atol)} for outputs one pair cannot serve
   build_tensor_specs()  every argument of the entry in order, with the fields of pypto-lib's
                         TensorSpec: name, shape, dtype (torch dtype name), is_output
@@ -26,6 +28,18 @@ COLS = 256
 SCALE = 2.0
 SEED = 20260301
 
+# Every case runs under every seed; generate_inputs(params) draws its data from params["seed"] and
+# scales it by params["scale"]. Change the kind to what the port computes (docs/contract.md §3).
+CONTRACT = {
+    "kind": "elementwise",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 1.0e4}},
+        "small": {"category": "small", "params": {"scale": 1.0e-4}},
+    },
+}
+
 
 def build_tensor_specs(params=None):
     return [
@@ -36,9 +50,11 @@ def build_tensor_specs(params=None):
 
 
 def generate_inputs(params=None):
-    gen = torch.Generator().manual_seed(SEED)
-    x = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32)
-    y = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32)
+    params = params or {}
+    gen = torch.Generator().manual_seed(params.get("seed", SEED))
+    scale = params.get("scale", 1.0)
+    x = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32) * scale
+    y = torch.randn(ROWS, COLS, generator=gen, dtype=torch.float32) * scale
     out = torch.zeros(ROWS, COLS, dtype=torch.float32)
     return [("x", x), ("y", y), ("out", out)]
 

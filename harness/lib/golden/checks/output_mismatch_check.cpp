@@ -9,12 +9,37 @@ bool OutputMismatchCheck::matches(const GoldenOutput& o) const {
   return !o.passed && o.verdict == "mismatch";
 }
 
+namespace {
+
+// What the comparator found wrong, beside the allclose figures (docs/contract.md §4).
+std::string comparatorText(const GoldenOutput& o) {
+  if (o.comparator == "pass_rate" && o.pass_rate)
+    return formatShare(o.close_share.value_or(1.0 - o.mismatch_share)) + " of elements within (rtol " +
+           formatNumber(o.rtol) + ", atol " + formatNumber(o.atol) + "), at least " + formatShare(*o.pass_rate) +
+           " required";
+  if (o.comparator == "max_steps") {
+    std::string found;
+    for (const auto& [steps, count] : o.steps) {
+      if (steps == "0" || count == 0) continue;
+      std::string bound = "none allowed";
+      for (const auto& [k, n] : o.max_steps)
+        if (k == steps) bound = "at most " + std::to_string(n);
+      found += (found.empty() ? "" : ", ") + std::to_string(count) + " off by " + steps + " step" +
+               (steps == "1" ? "" : "s") + " (" + bound + ")";
+    }
+    return "elements " + (found.empty() ? std::string("off by more steps than allowed") : found);
+  }
+  return std::to_string(o.mismatches) + " of " + std::to_string(o.elements) + " elements (" +
+         formatShare(o.mismatch_share) + ") out of tolerance (rtol " + formatNumber(o.rtol) + ", atol " +
+         formatNumber(o.atol) + ")";
+}
+
+}  // namespace
+
 Diagnostic OutputMismatchCheck::report(const RunRecord& run, const GoldenOutput& o) const {
-  std::string message = "output '" + o.name + "' of " + run.project + " differs from the golden on " + run.platform +
-                        ": " + std::to_string(o.mismatches) + " of " + std::to_string(o.elements) + " elements (" +
-                        formatShare(o.mismatch_share) + ") out of tolerance (rtol " + formatNumber(o.rtol) +
-                        ", atol " + formatNumber(o.atol) + "); max abs err " + formatNumber(o.max_abs_err) +
-                        ", max rel err " + formatNumber(o.max_rel_err);
+  std::string message = outputSubject(run, o) + " differs from the golden on " + run.platform + ": " +
+                        comparatorText(o) + "; max abs err " + formatNumber(o.max_abs_err) + ", max rel err " +
+                        formatNumber(o.max_rel_err);
   if (!o.first_mismatch.empty())
     message += "; first mismatch at " + formatIndex(o.first_mismatch) + ": actual " + o.first_actual + ", expected " +
                o.first_expected;

@@ -8,7 +8,7 @@ namespace portcheck {
 bool OutputNeverWrittenCheck::matches(const GoldenOutput& o) const { return !o.passed && o.never_written; }
 
 Diagnostic OutputNeverWrittenCheck::report(const RunRecord& run, const GoldenOutput& o) const {
-  std::string message = "output '" + o.name + "' of " + run.project + " was never written on " + run.platform +
+  std::string message = outputSubject(run, o) + " was never written on " + run.platform +
                         ": all " + std::to_string(o.elements) + " elements are zero where the golden is not (" +
                         std::to_string(o.mismatches) + " out of tolerance)";
   auto [file, line] = outputLocation(run, o.name);

@@ -10,7 +10,7 @@ bool OutputNotFiniteCheck::matches(const GoldenOutput& o) const {
 }
 
 Diagnostic OutputNotFiniteCheck::report(const RunRecord& run, const GoldenOutput& o) const {
-  std::string message = "output '" + o.name + "' of " + run.project + " holds " + std::to_string(o.nan_actual) +
+  std::string message = outputSubject(run, o) + " holds " + std::to_string(o.nan_actual) +
                         " NaN and " + std::to_string(o.inf_actual) + " Inf on " + run.platform +
                         " where the golden has " + std::to_string(o.nan_expected) + " NaN and " +
                         std::to_string(o.inf_expected) + " Inf";

@@ -12,9 +12,9 @@ bool OutputShapeCheck::matches(const GoldenOutput& o) const {
 Diagnostic OutputShapeCheck::report(const RunRecord& run, const GoldenOutput& o) const {
   std::string message =
       o.verdict == "not_a_tensor"
-          ? "output '" + o.name + "' of " + run.project + " is not a tensor after the run (" + o.dtype +
+          ? outputSubject(run, o) + " is not a tensor after the run (" + o.dtype +
                 "), so it cannot be compared with the golden"
-          : "output '" + o.name + "' of " + run.project + " has shape " + formatIndex(o.shape) +
+          : outputSubject(run, o) + " has shape " + formatIndex(o.shape) +
                 " but the golden's is " + formatIndex(o.expected_shape) + ", so no element can be compared";
   auto [file, line] = outputLocation(run, o.name);
   return makeDiagnostic(ruleId(), file, line, 0, std::move(message));
