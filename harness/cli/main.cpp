@@ -94,6 +94,11 @@ int main(int argc, char** argv) {
   auto* verify = common(app.add_subcommand(
       "verify", "Run each port's correctness contract: every case and seed on a2a3sim and a5sim (docs/contract.md)"));
   verify->add_option("paths", paths, "Projects (projects/<name>) or projects/")->required();
+  VerifyOptions verify_options;
+  verify->add_option("--mutants", verify_options.mutants,
+                     "Also run up to N mutants of each port that passes (one store dropped or one operation "
+                     "changed) through its contract on the first platform: one that passes is GOLD024")
+      ->check(CLI::Range(1, 1000));
   CompileOptions compile_options;
   check->add_flag("--run", compile_options.run, "Also run on the simulator and compare with the golden (docs/run-stage.md)");
   for (CLI::App* sub : {check, compile, run, verify}) {
@@ -227,7 +232,7 @@ int main(int argc, char** argv) {
     if (*check) return runCheck(options, paths, io, compile_options);
     if (*compile) return runCompile(options, compile_options, paths, io);
     if (*run) return runRun(options, compile_options, paths, io);
-    if (*verify) return runVerify(options, compile_options, paths, io);
+    if (*verify) return runVerify(options, compile_options, paths, io, verify_options);
     if (*rules) return runRules(options, rules_options, io);
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);

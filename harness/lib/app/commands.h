@@ -44,8 +44,11 @@ int runRun(const CommonOptions& options, const CompileOptions& compile, const st
 
 // port-check verify PATH...: the correctness contract of each port (docs/contract.md): lint, then every
 // case under every seed on each simulator (a2a3sim and a5sim, or --platform's).
+struct VerifyOptions {
+  std::size_t mutants = 0;  // --mutants N: the mutation check (GOLD024) with up to N mutants per port
+};
 int runVerify(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
-              const Io& io);
+              const Io& io, const VerifyOptions& verify = {});
 // The platforms verify runs on: --platform's, else a2a3 and a5.
 std::vector<Platform> verifyPlatforms(const CommonOptions& options);
 

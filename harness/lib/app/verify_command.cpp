@@ -5,6 +5,7 @@
 
 #include "app/commands.h"
 #include "app/lint_stage_runner.h"
+#include "app/mutation_check.h"
 #include "app/record_attempts.h"
 #include "app/run_stage_runner.h"
 #include "core/elapsed.h"
@@ -27,7 +28,7 @@ std::vector<Platform> verifyPlatforms(const CommonOptions& options) {
 }
 
 int runVerify(const CommonOptions& options, const CompileOptions& compile, const std::vector<std::string>& paths,
-              const Io& io) {
+              const Io& io, const VerifyOptions& verify) {
   auto start = std::chrono::steady_clock::now();
   if (paths.empty()) {
     io.err << "port-check: error: verify needs PATH... (projects/<name> or projects/)\n";
@@ -37,13 +38,19 @@ int runVerify(const CommonOptions& options, const CompileOptions& compile, const
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   lintInto(report, session, options, targets, CacheOptions{compile.cache_dir, compile.no_cache});
-  for (Platform platform : verifyPlatforms(options)) {
+  const std::vector<Platform> platforms = verifyPlatforms(options);
+  for (Platform platform : platforms) {
     Session on = session;
     on.platform = platform;
     const std::size_t first_stage = report.run.stages.size();
     runInto(report, on, options, compile, targets, io, /*required=*/true);
     nameStages(report, first_stage, platform);
     if (!session.toolchain.found) break;  // COMP909 said it once: nothing can run on any simulator
+  }
+  if (verify.mutants > 0 && session.toolchain.found) {
+    Session first = session;
+    first.platform = platforms.front();
+    mutationCheckInto(report, first, options, compile, targets, io, verify.mutants);
   }
   report.run.seconds = secondsSince(start);
   return recordEmitAndExit(report, session, options, io, targets, "verify", compile.no_ledger);

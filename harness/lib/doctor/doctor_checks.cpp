@@ -51,13 +51,6 @@ std::string factText(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// The last line of a Python error ("ModuleNotFoundError: No module named 'torch'").
-std::string lastLine(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  std::size_t nl = text.rfind('\n');
-  return nl == std::string::npos ? text : text.substr(nl + 1);
-}
-
 struct Builder {
   const ToolchainFacts& f;
   std::vector<Check> checks;
@@ -85,7 +78,7 @@ struct Builder {
       if (!path.empty()) found += (found.empty() ? "" : " ") + std::string("at ") + path;
       return add(std::move(id), level, std::move(title), CheckState::Ok, found.empty() ? "importable" : found);
     }
-    add(std::move(id), level, std::move(title), CheckState::Missing, lastLine(factText(j, "error")), fix);
+    add(std::move(id), level, std::move(title), CheckState::Missing, pythonErrorLine(factText(j, "error")), fix);
   }
 
   void passes() {
@@ -121,7 +114,7 @@ struct Builder {
                       " writes python/pypto/pypto_core*.so)"
                 : "find the PyPTO checkout first";
     if (probeRan() && !factOk(fact(f, "pypto"))) {
-      std::string error = lastLine(factText(fact(f, "pypto"), "error"));
+      std::string error = pythonErrorLine(factText(fact(f, "pypto"), "error"));
       if (error.find("torch") != std::string::npos) build_fix = "install torch first (above)";
       add("passes.import", Level::Passes, "PyPTO imports", CheckState::Missing, error, build_fix);
     } else {
@@ -192,7 +185,7 @@ struct Builder {
     const json& j = fact(f, "torch");
     if (!factOk(j)) {
       return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Missing,
-                 lastLine(factText(j, "error")), fix);
+                 pythonErrorLine(factText(j, "error")), fix);
     }
     if (!j.value("uint16", false)) {
       return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Missing,

@@ -9,13 +9,14 @@ namespace {
 constexpr const char* kId = "passes.bindings";
 constexpr const char* kTitle = "PyPTO bindings (ir.TileView())";
 
-std::string lastLine(std::string text) {
+}  // namespace
+
+// The last line of a Python error ("ModuleNotFoundError: No module named 'torch'").
+std::string pythonErrorLine(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   std::size_t nl = text.rfind('\n');
   return nl == std::string::npos ? text : text.substr(nl + 1);
 }
-
-}  // namespace
 
 Check pyptoBindingsCheck(const ToolchainFacts& f, const std::string& python) {
   const nlohmann::json none = nlohmann::json::object();
@@ -40,7 +41,7 @@ Check pyptoBindingsCheck(const ToolchainFacts& f, const std::string& python) {
                  "function ...)" + (nanobind.empty() ? std::string() : "; " + nanobind),
                  nanobindTrapFix(python)};
   }
-  return Check{kId, Level::Passes, kTitle, CheckState::Missing, "ir.TileView() fails: " + lastLine(error),
+  return Check{kId, Level::Passes, kTitle, CheckState::Missing, "ir.TileView() fails: " + pythonErrorLine(error),
                "rebuild PyPTO's native module from the checkout (its README's CMake build)"};
 }
 

@@ -9,4 +9,7 @@ namespace portcheck::doctor {
 
 Check pyptoBindingsCheck(const ToolchainFacts& facts, const std::string& python);
 
+// The last line of a Python error ("ModuleNotFoundError: No module named 'torch'").
+std::string pythonErrorLine(std::string text);
+
 }  // namespace portcheck::doctor

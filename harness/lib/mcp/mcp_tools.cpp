@@ -173,9 +173,14 @@ std::vector<Tool> buildTools() {
       "Runs each port's correctness contract (CONTRACT in golden.py, docs/contract.md): every case under every seed "
       "on a2a3sim and a5sim (or platform's), each with its ID and error figures, and the checks against gamed "
       "goldens (outputs that ignore their inputs, copy an input, hold one value, or write outside their tensor).",
-      {{"no_cache", no_cache}, {"timeout", timeoutProperty()}},
+      {{"no_cache", no_cache},
+       {"timeout", timeoutProperty()},
+       {"mutants", {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000},
+                    {"description", "also run up to N mutants of each passing port through its contract (GOLD024)"}}}},
       [](const CommonOptions& o, const std::vector<std::string>& p, const json& a, const Io& io) {
-        return runVerify(o, compileOptions(a), p, io);
+        VerifyOptions v;
+        v.mutants = a.value("mutants", 0);
+        return runVerify(o, compileOptions(a), p, io, v);
       }));
   v.push_back(reportTool(
       "report", "SRAM report and advice",
