@@ -1368,7 +1368,9 @@ class BodyBuilder {
   void describeScope(Scope& scope) {
     const Expr& call = X(scope.call);
     const std::string& pl = call.pl_name;
-    scope.kind = pl == "at"          ? ScopeKind::At
+    // pl.incore() / pl.auto_incore(), retired (DSL124), meant a pl.at(CORE_GROUP) scope: modelled as one,
+    // so the rules after DSL124 do not see its body as orchestration code.
+    scope.kind = pl == "at" || pl == "incore" || pl == "auto_incore" ? ScopeKind::At
                  : pl == "spmd"      ? ScopeKind::Spmd
                  : pl == "cluster"   ? ScopeKind::Cluster
                  : pl == "split_aiv" ? ScopeKind::SplitAiv

@@ -15,6 +15,7 @@
 #include "lint/dsl/pipeline_outside_incore_check.h"
 #include "lint/dsl/pl_alias_check.h"
 #include "lint/dsl/python_range_loop_check.h"
+#include "lint/dsl/removed_api_check.h"
 #include "lint/dsl/scalar_inout_check.h"
 #include "lint/dsl/small_innermost_load_check.h"
 #include "lint/dsl/tile_op_outside_incore_check.h"
@@ -55,6 +56,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<UnknownTunableCheck>());
     v.push_back(std::make_unique<TunableDivisionCheck>());
     v.push_back(std::make_unique<UnwrittenOutputParamCheck>());
+    v.push_back(std::make_unique<RemovedApiCheck>());
     return v;
   }();
   return kChecks;

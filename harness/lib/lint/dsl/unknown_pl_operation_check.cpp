@@ -2,6 +2,7 @@
 
 #include "dsl/pl_names.h"
 #include "lint/dsl/dsl_check_util.h"
+#include "lint/dsl/removed_api_check.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -14,6 +15,7 @@ void UnknownPlOperationCheck::checkFile(const DslCheckContext&, const dsl::FileM
     for (int c : fn.calls) {
       const dsl::Expr& call = exprOf(fn, c);
       if (call.pl_name.empty() || dsl::findPlName(call.pl_name)) continue;
+      if (isRemovedPlApi(call.pl_name)) continue;  // DSL124 names what replaced it
       std::string message;
       std::size_t dot = call.pl_name.find('.');
       const dsl::PlName* ns = dot == std::string::npos ? nullptr : dsl::findPlName(call.pl_name.substr(0, dot));
