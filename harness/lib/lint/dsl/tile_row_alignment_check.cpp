@@ -21,7 +21,7 @@ void TileRowAlignmentCheck::checkFile(const DslCheckContext&, const dsl::FileMod
       const dsl::Shape& sh = v->type.shape;
       if (!sh.rank_known || sh.dims.empty() || !sh.dims.back()) continue;
       std::int64_t cols = *sh.dims.back();
-      if (cols == 1) continue;  // column vectors (row reductions) use their own layout
+      if (cols == 1) continue;  // column vectors: checked below, over every op that makes one
       auto row = v->type.innermostBytes();
       if (!row || *row % 32 == 0) continue;
       int bits = dsl::dtypeBits(v->type.dtype);
@@ -35,6 +35,29 @@ void TileRowAlignmentCheck::checkFile(const DslCheckContext&, const dsl::FileMod
                           " elements (e.g. " + std::to_string((cols + per32 - 1) / per32 * per32) +
                           ") and mask the tail with valid_shape"
                     : "make the innermost dimension × element size a multiple of 32 bytes"));
+    }
+    // A [N, 1] column (a row reduction's result, a per-row scale) is laid out column-major, so its rows are
+    // what must be 32-byte aligned: pto-isa's Tile static_assert (include/pto/common/pto_tile.hpp,
+    // "ColMajor and SFractal_ is NoneBox": Rows * sizeof(DType) % 32 == 0), which fires only when the
+    // simulator or the device compiles the kernel. Checked on every op that makes one.
+    for (const dsl::Value& v : fn.values) {
+      if (v.def_expr < 0 || v.type.kind != dsl::ValueKind::Tile || v.type.space != dsl::MemSpace::Vec) continue;
+      const dsl::Expr& call = exprOf(fn, v.def_expr);
+      if (!call.isPlCall()) continue;
+      const dsl::Shape& sh = v.type.shape;
+      if (!sh.rank_known || sh.dims.size() != 2 || !sh.dims[0] || !sh.dims[1] || *sh.dims[1] != 1) continue;
+      const std::int64_t rows = *sh.dims[0];
+      const int bits = dsl::dtypeBits(v.type.dtype);
+      if (rows <= 1 || bits <= 0 || (rows * bits / 8) % 32 == 0) continue;
+      const std::int64_t per32 = 256 / bits;
+      std::string dt(dsl::dtypeName(v.type.dtype));
+      out.push_back(makeDiagnostic(
+          "DSL111", file.path, call.loc.line, call.loc.col,
+          "Vec column tile " + sh.str() + " " + dt + " from " + plSpelled(call.pl_name) + " has " +
+              std::to_string(rows) + " rows = " + std::to_string(rows * bits / 8) +
+              " bytes, not a multiple of 32: a column tile is column-major and its rows must be 32-byte aligned "
+              "(pto-isa's Tile static_assert fails when the kernel is compiled for the simulator or the device)",
+          "make the row count a multiple of " + std::to_string(per32) + " (" + dt + ")"));
     }
   }
 }
