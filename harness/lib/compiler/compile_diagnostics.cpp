@@ -126,6 +126,11 @@ std::vector<Diagnostic> compilerErrorDiagnostics(const CompilerError& e, const P
     out.push_back(std::move(d));
   } else {  // COMP011
     Diagnostic d = make("COMP011", e.location, e.message, paths);
+    // pl.reshape of a GM tensor, or pl.create_tensor, inside incore code: a tile there (DSL125 sees it).
+    if (e.message.find("to be a TensorType or DistributedTensorType, but got TileType") != std::string::npos)
+      d.hint = "a tensor reshaped (pl.reshape) or created (pl.create_tensor) inside a pl.at scope or InCore function "
+               "is an on-chip tile there: do the reshape or the allocation in the orchestration and pass the tensor "
+               "in (DSL125)";
     for (const std::string& l : e.quoted_lines) d.notes.push_back(DiagnosticNote{"", 0, 0, paths.mapText(l)});
     out.push_back(std::move(d));
   }

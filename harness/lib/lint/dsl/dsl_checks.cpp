@@ -18,6 +18,7 @@
 #include "lint/dsl/removed_api_check.h"
 #include "lint/dsl/scalar_inout_check.h"
 #include "lint/dsl/small_innermost_load_check.h"
+#include "lint/dsl/tile_as_tensor_check.h"
 #include "lint/dsl/tile_op_outside_incore_check.h"
 #include "lint/dsl/tile_parameter_check.h"
 #include "lint/dsl/tile_row_alignment_check.h"
@@ -57,6 +58,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<TunableDivisionCheck>());
     v.push_back(std::make_unique<UnwrittenOutputParamCheck>());
     v.push_back(std::make_unique<RemovedApiCheck>());
+    v.push_back(std::make_unique<TileAsTensorCheck>());
     return v;
   }();
   return kChecks;
