@@ -121,6 +121,37 @@ TEST(ContractAnalysis, TheTableHasACaseColumnAndTheJsonEveryCase) {
   EXPECT_EQ(c["cases"][0]["outputs"][0]["comparator"], "allclose");
 }
 
+TEST(ContractAnalysis, ARealContractRunOnTheSimulatorPassesEveryCaseWithItsFigures) {
+  // projects/row_softmax on a2a3sim: 4 cases x 3 seeds, each output within a few FP32 ULP of torch.
+  RunRecord r = contractRecord("real_sim_contract_row_softmax");
+  ASSERT_EQ(r.result.cases.size(), 12u);
+  RunAnalysis a = analyzeRun(r);
+  EXPECT_TRUE(a.diagnostics.empty()) << contractFindings(a);
+  EXPECT_EQ(a.run.status, "passed");
+  EXPECT_TRUE(mentions(a.run.detail, "12 of 12 contract runs pass on a2a3sim")) << a.run.detail;
+  EXPECT_EQ(r.result.guard_mode, "host_view");
+  for (const GoldenCase& c : r.result.cases) {
+    ASSERT_EQ(c.outputs.size(), 1u) << c.label();
+    const GoldenOutput& o = c.outputs[0];
+    EXPECT_EQ(o.elements, 1024 * 256) << c.label();
+    ASSERT_TRUE(o.cosine) << c.label();
+    EXPECT_GT(*o.cosine, 0.999999) << c.label();
+    std::int64_t counted = 0;
+    for (const auto& [bucket, n] : o.ulp_histogram) counted += n;
+    EXPECT_EQ(counted, o.elements) << c.label() << ": the ULP histogram counts every element";
+  }
+}
+
+TEST(ContractAnalysis, AColumnTileOfUnalignedRowsIsThePortsNotTheToolchainsGOLD012) {
+  // Real: a [4, 1] FP32 column (16 bytes) stops the simulator's kernel build on pto-isa's static_assert.
+  RunAnalysis a = analyzeRun(contractRecord("real_sim_column_rows"));
+  ASSERT_EQ(a.diagnostics.size(), 1u) << contractFindings(a);
+  EXPECT_EQ(a.diagnostics[0].rule, "GOLD012");
+  EXPECT_TRUE(mentions(a.diagnostics[0].message, "static assertion failed")) << a.diagnostics[0].message;
+  EXPECT_TRUE(mentions(a.diagnostics[0].hint, "DSL111")) << a.diagnostics[0].hint;
+  EXPECT_FALSE(mentions(a.diagnostics[0].hint, "ptoas matches the version")) << a.diagnostics[0].hint;
+}
+
 TEST(ContractAnalysis, ARunWithoutAContractHasNoContractInItsJson) {
   RunRecord r = contractRecord("pass");
   EXPECT_FALSE(r.result.contract);

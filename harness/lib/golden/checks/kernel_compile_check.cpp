@@ -25,6 +25,11 @@ Diagnostic KernelCompileCheck::report(const RunRecord& run) const {
   std::string message = run.project + ": the " + run.platform + " simulator failed to compile " + what +
                         (error.empty() ? ": " + exceptionText(run, true) : ": " + error);
   Diagnostic d = makeDiagnostic(ruleId(), file, line, 0, std::move(message));
+  // pto-isa's Tile layout assertion: the port's tile shape, not the toolchain (DSL111 sees it before a run).
+  if (containsAnyOf(text, {"Rows must be 32 bytes align", "Cols must be 32 bytes align"}))
+    d.hint = "a tile's aligned dimension is not 32 bytes: a row-major tile's row (columns x element size), or a "
+             "[N, 1] column tile's N x element size (FP32 columns need N a multiple of 8, BF16 16); `port-check lint` "
+             "reports it as DSL111";
   std::string tail = mapRunPaths(run, text);
   if (tail.size() > 2000) tail = tail.substr(0, 2000) + "\n...";
   d.notes.push_back({"", 0, 0, "compiler output:\n" + tail});
