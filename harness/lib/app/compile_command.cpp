@@ -4,6 +4,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/compiler_supersedes.h"
 #include "app/record_attempts.h"
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
@@ -104,6 +105,7 @@ std::vector<CompileTargetSummary> compileTargetsInto(Report& report, const Sessi
   std::vector<Diagnostic> diagnostics = std::move(r.diagnostics);
   session.config.apply(diagnostics);
   report.append(std::move(diagnostics));
+  dropSupersededLintFindings(report);  // one finding per site: the compiler's, when it says what lint forecast
   sram::mergeSramRows(report.sram, r.sram);  // beside the estimates lint put there (same project+function+space)
   bool tool_failed = false;
   for (const Diagnostic& d : report.diagnostics) tool_failed |= d.rule == "COMP909";
