@@ -86,7 +86,7 @@ def main():
         cases = {"port-check ho": "hook", "port-check hook ": "install uninstall run",
                  "port-check lint --format s": "sarif", "port-check --fail-on w": "warning",
                  "port-check lint --no-c": "--no-cache",
-                 "port-check rules LOOP00": "LOOP001 LOOP002 LOOP003 LOOP004", "port-check rules TOOL001": "TOOL001"}
+                 "port-check rules LOOP00": "LOOP001 LOOP002 LOOP003 LOOP004 LOOP005", "port-check rules TOOL001": "TOOL001"}
         script = f"source {completion}\n" + "".join(
             f'COMP_WORDS=({" ".join(repr(w) for w in line.split(" "))}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); '
             f'_port_check; echo "${{COMPREPLY[*]}}"\n' for line in cases)

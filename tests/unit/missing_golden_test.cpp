@@ -13,7 +13,8 @@ class MissingGolden : public ::testing::Test {
   void SetUp() override {
     ws.write(".git/HEAD", "ref: refs/heads/main\n");  // marks the workspace root
     ws.write("projects/bad/pypto_src/incore.py", "import pypto.language as pl\n");
-    ws.write("projects/good/pypto_src/golden.py", "RTOL = 1e-5\n");
+    ws.write("projects/good/pypto_src/golden.py",
+             "RTOL = 1e-5\nCONTRACT = {\"kind\": \"other\", \"seeds\": 3, \"cases\": {\"base\": {\"category\": \"base\"}}}\n");
   }
   test::CommandResult lint(Format f, std::vector<std::string> paths) {
     auto o = test::optionsIn(ws.path(), f);

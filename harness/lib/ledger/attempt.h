@@ -65,6 +65,10 @@ struct GoldenOutputFigures {
   std::int64_t elements = 0;
   std::optional<double> max_abs_err;
   std::optional<double> max_rel_err;
+  // The tolerance the run compared the output with (RTOL / ATOL, TOLERANCES or the contract's comparator);
+  // nullopt in records written before the ledger kept it, and for comparators without one (max_steps).
+  std::optional<double> rtol;
+  std::optional<double> atol;
 };
 
 // The golden comparison of the attempt's simulator run.

@@ -46,8 +46,13 @@ GoldenOutcome goldenFrom(const GoldenRun& g) {
   o.platform = g.platform;
   o.rule = g.rule;
   o.detail = g.detail;
-  for (const GoldenOutput& x : g.outputs)
-    o.outputs.push_back({x.name, x.passed, x.verdict, x.mismatches, x.elements, x.max_abs_err, x.max_rel_err});
+  for (const GoldenOutput& x : g.outputs) {
+    // The adapter says where every output's tolerance came from; without that the figures are not known.
+    const bool tolerance_known = !x.tolerance_source.empty() || x.rtol != 0 || x.atol != 0;
+    o.outputs.push_back({x.name, x.passed, x.verdict, x.mismatches, x.elements, x.max_abs_err, x.max_rel_err,
+                         tolerance_known ? std::optional<double>(x.rtol) : std::nullopt,
+                         tolerance_known ? std::optional<double>(x.atol) : std::nullopt});
+  }
   return o;
 }
 

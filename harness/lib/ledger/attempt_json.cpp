@@ -30,7 +30,9 @@ json goldenToJson(const GoldenOutcome& g) {
                        {"mismatches", o.mismatches},
                        {"elements", o.elements},
                        {"max_abs_err", orNull(o.max_abs_err)},
-                       {"max_rel_err", orNull(o.max_rel_err)}});
+                       {"max_rel_err", orNull(o.max_rel_err)},
+                       {"rtol", orNull(o.rtol)},
+                       {"atol", orNull(o.atol)}});
   return {{"status", g.status},         {"platform", g.platform}, {"rule", orNull(g.rule)},
           {"detail", g.detail},         {"max_abs_err", orNull(g.maxAbsErr())}, {"outputs", outputs}};
 }
@@ -122,7 +124,8 @@ Attempt attemptFrom(const json& j) {
     for (const json& x : g.at("outputs"))
       o.outputs.push_back({x.at("name").get<std::string>(), x.at("passed").get<bool>(), optString(x, "verdict"),
                            x.at("mismatches").get<std::int64_t>(), x.at("elements").get<std::int64_t>(),
-                           optDouble(x, "max_abs_err"), optDouble(x, "max_rel_err")});
+                           optDouble(x, "max_abs_err"), optDouble(x, "max_rel_err"), optDouble(x, "rtol"),
+                           optDouble(x, "atol")});
     a.golden = std::move(o);
   }
   return a;

@@ -6,6 +6,7 @@
 #include "ledger/checks/regression_check.h"
 #include "ledger/checks/repeated_finding_check.h"
 #include "ledger/checks/tangled_change_check.h"
+#include "ledger/checks/tolerance_loosened_check.h"
 #include "ledger/loop_check.h"
 
 namespace portcheck::ledger {
@@ -45,6 +46,7 @@ const std::vector<std::unique_ptr<LoopCheck>>& loopChecks() {
     v.push_back(std::make_unique<NoGoldenProgressCheck>());
     v.push_back(std::make_unique<TangledChangeCheck>());
     v.push_back(std::make_unique<RegressionCheck>());
+    v.push_back(std::make_unique<ToleranceLoosenedCheck>());
     return v;
   }();
   return checks;

@@ -5,8 +5,9 @@
 // platform and the port-check binary itself (size and modification time), so a rebuilt tool never
 // replays an older tool's findings. One slot per unit and platform (<dir>/<slot>.json, replaced when
 // the key changes), so the cache holds one entry per unit ever linted. Entries are written atomically;
-// one that cannot be read is a miss. The project layout checks (PROJ) read the file system and are
-// never cached.
+// one that cannot be read is a miss. The project layout checks (PROJ, ProjectCheck::check) read the file
+// system and are never cached; the PROJ checks of a project's sources (ProjectCheck::checkSources: golden.py,
+// its contract and tolerances) depend on the sources alone and are cached with the DSL rules.
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -12,6 +12,7 @@
 #include "dsl/library_imports.h"
 #include "dsl/local_imports.h"
 #include "lint/lint_cache.h"
+#include "lint/proj/golden_source.h"
 #include "lint/proj/project_check.h"
 #include "lint/sram_lint.h"
 #include "parse/parse_cache.h"
@@ -46,9 +47,20 @@ struct Unit {
   std::vector<fs::path> sources;
 };
 
-// Lints sources that are already read: each kernel file alone, the Python files together.
-void lintSourcesAfresh(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
-                       LintOutcome& out, const std::vector<std::string>& context) {
+// The checks of a project's sources (golden.py, its CONTRACT and tolerances) over the unit's model.
+void checkProjectSources(const Project& project, const std::string& source_dir, const std::vector<SourceFile>& files,
+                         const dsl::ProgramModel& model, std::vector<Diagnostic>& out) {
+  ProjectSourceContext ctx{project.name, source_dir, files, model};
+  std::optional<proj::GoldenSource> golden;
+  if (const SourceFile* g = ctx.file("golden.py")) golden.emplace(*g);
+  ctx.golden = golden ? &*golden : nullptr;
+  for (const auto& check : projectChecks()) check->checkSources(ctx, out);
+}
+
+// Lints sources that are already read: each kernel file alone, the Python files together. `source_dir`:
+// the project's pypto_src/, workspace-relative (empty without a project).
+void lintSourcesAfresh(const Project* project, const std::string& source_dir, std::vector<SourceFile> sources,
+                       const LintSettings& settings, LintOutcome& out, const std::vector<std::string>& context) {
   PythonUnit py;
   py.project = project ? project->name : "";
   py.context = context;
@@ -65,6 +77,7 @@ void lintSourcesAfresh(const Project* project, std::vector<SourceFile> sources, 
     dsl::ProgramModel model = dsl::buildProgramModel(py.files);
     std::vector<Diagnostic> ds;
     lintPythonModel(py, model, settings, ds);
+    if (project) checkProjectSources(*project, source_dir, py.files, model, ds);
     auto es = estimatePythonModel(py, model, settings, out.sram);
     ds.insert(ds.end(), es.begin(), es.end());
     applyPythonSuppressions(py, ds);
@@ -73,16 +86,16 @@ void lintSourcesAfresh(const Project* project, std::vector<SourceFile> sources, 
 }
 
 // lintSourcesAfresh, or its earlier result from the lint cache when nothing it depends on changed.
-void lintSources(const Project* project, std::vector<SourceFile> sources, const LintSettings& settings,
-                 LintOutcome& out, const std::vector<std::string>& context = {}) {
-  if (!settings.cache_dir) return lintSourcesAfresh(project, std::move(sources), settings, out, context);
+void lintSources(const Project* project, const std::string& source_dir, std::vector<SourceFile> sources,
+                 const LintSettings& settings, LintOutcome& out, const std::vector<std::string>& context = {}) {
+  if (!settings.cache_dir) return lintSourcesAfresh(project, source_dir, std::move(sources), settings, out, context);
   const std::string name = project ? project->name : "";
   const std::string key = lintCacheKey(name, sources, settings);
   const std::string slot = lintCacheSlot(name, sources, settings);
   std::optional<LintCacheEntry> entry = loadLintCache(*settings.cache_dir, slot, key);
   if (!entry) {
     LintOutcome fresh;
-    lintSourcesAfresh(project, std::move(sources), settings, fresh, context);
+    lintSourcesAfresh(project, source_dir, std::move(sources), settings, fresh, context);
     entry = LintCacheEntry{std::move(fresh.diagnostics), std::move(fresh.sram)};
     storeLintCache(*settings.cache_dir, slot, key, *entry);
   }
@@ -117,8 +130,6 @@ namespace {
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
   TreeArena trees;  // every tree of the unit dies with it
-  if (unit.project)
-    for (const auto& check : projectChecks()) check->check(ws, *unit.project, out.diagnostics);
   std::vector<SourceFile> sources;
   for (const fs::path& p : unit.sources) {
     std::string rel = ws.relative(p);
@@ -133,8 +144,10 @@ void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& setting
   }
   // A port's blocks imported from pypto-lib/ (through sys.path): in its unit, so the calls resolve and
   // the estimator covers their kernels (dsl/library_imports.h).
-  if (unit.project)
+  if (unit.project) {
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, sources)) sources.push_back(std::move(f));
+    for (const auto& check : projectChecks()) check->check(ws, *unit.project, sources, out.diagnostics);
+  }
   // A loose program file: the modules it imports from disk join its model as context.
   std::vector<std::string> context;
   if (!unit.project)
@@ -142,26 +155,29 @@ void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& setting
       context.push_back(f.path);
       sources.push_back(std::move(f));
     }
-  lintSources(unit.project, std::move(sources), settings, out, context);
+  lintSources(unit.project, unit.project ? ws.relative(unit.project->pypto_src) : std::string(), std::move(sources),
+              settings, out, context);
 }
 
 void lintMemoryUnit(const Workspace& ws, const MemoryUnit& unit, const LintSettings& settings, LintOutcome& out) {
   const Project* project = unit.project ? &*unit.project : nullptr;
-  if (project)
-    for (const auto& check : projectChecks()) check->check(ws, *project, out.diagnostics);
   std::vector<SourceFile> sources;
   for (const SourceFile& f : unit.sources) {
     if (settings.config->excluded(f.path)) continue;
     out.files.push_back(f.path);
     sources.push_back(f);
   }
-  if (project) sources.insert(sources.end(), unit.library.begin(), unit.library.end());
+  if (project) {
+    sources.insert(sources.end(), unit.library.begin(), unit.library.end());
+    for (const auto& check : projectChecks()) check->check(ws, *project, sources, out.diagnostics);
+  }
   std::vector<std::string> context;
   for (const SourceFile& f : unit.context) {
     context.push_back(f.path);
     sources.push_back(f);
   }
-  lintSources(project, std::move(sources), settings, out, context);
+  lintSources(project, project ? ws.relative(project->pypto_src) : std::string(), std::move(sources), settings, out,
+              context);
 }
 
 // Merges per-unit outcomes in unit order, moving them out of `results`, and applies the configuration.

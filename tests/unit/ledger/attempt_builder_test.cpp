@@ -54,5 +54,33 @@ TEST(AttemptBuilder, AnErrorInAGeneratedFileUnderTheCacheIsRecorded) {
   EXPECT_EQ(rules(b), (std::vector<std::string>{"COMP007", "DSL111"}));  // the bare one and its own
 }
 
+TEST(AttemptBuilder, TheToleranceOfEachComparedOutputIsRecorded) {
+  TwoProjects t;
+  Report report;
+  GoldenRun g;
+  g.project = "a";
+  g.platform = "a2a3sim";
+  g.status = "passed";
+  GoldenOutput out;
+  out.name = "out";
+  out.passed = true;
+  out.verdict = "pass";
+  out.rtol = 1e-5;
+  out.atol = 1e-6;
+  out.tolerance_source = "TOLERANCES";
+  g.outputs.push_back(out);
+  GoldenOutput bare;  // a result without tolerance figures
+  bare.name = "scale";
+  g.outputs.push_back(bare);
+  report.golden.push_back(g);
+  Attempt a = t.attemptOf(0, report);
+  ASSERT_TRUE(a.golden);
+  ASSERT_EQ(a.golden->outputs.size(), 2u);
+  EXPECT_EQ(a.golden->outputs[0].rtol, 1e-5);
+  EXPECT_EQ(a.golden->outputs[0].atol, 1e-6);
+  EXPECT_FALSE(a.golden->outputs[1].rtol);
+  EXPECT_FALSE(a.golden->outputs[1].atol);
+}
+
 }  // namespace
 }  // namespace portcheck::ledger

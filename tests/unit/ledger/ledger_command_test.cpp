@@ -32,9 +32,11 @@ TEST(LedgerCommand, TwoChecksAndTheLedgerTellTheStory) {
   EXPECT_NE(text.out.find("Attempt ledger of projects/rows (projects/rows/.port-check/ledger.jsonl)"), std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("first attempt"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("check, exit 1: 2 errors (DSL111); compile skipped"), std::string::npos) << text.out;
+  // The fixture's golden.py declares no CONTRACT: PROJ002 in both attempts.
+  EXPECT_NE(text.out.find("check, exit 1: 2 errors (DSL111), 1 warning (PROJ002); compile skipped"), std::string::npos)
+      << text.out;
   EXPECT_NE(text.out.find("incore.py line 7"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("check, exit 0: clean; compile skipped"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("check, exit 0: 1 warning (PROJ002); compile skipped"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("Vec 34.8% est scale_add_rows (+21.2)"), std::string::npos) << text.out;
 
   auto json = ws.ledger(Format::Json);

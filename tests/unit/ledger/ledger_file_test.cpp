@@ -24,6 +24,8 @@ Attempt rich() {
                             test::golden("failed", 0.25));
   a.library_hash = std::string(40, 'd');
   a.sram = {{"rows_incore_0", "Vec", 240000, std::nullopt, 188416}, {"rows_incore_0", "Mat", std::nullopt, 1024, 524288}};
+  a.golden->outputs[0].rtol = 1e-5;
+  a.golden->outputs[0].atol = 0.0;
   return a;
 }
 
@@ -37,6 +39,16 @@ TEST(LedgerFile, AnAttemptRecordRoundTripsThroughItsJsonLine) {
   EXPECT_EQ(attemptToJson(*r.attempt), attemptToJson(a));
   EXPECT_EQ(r.attempt->changes->front().hunks.front(), (Hunk{14, 1, 14, 2}));
   EXPECT_EQ(r.attempt->golden->maxAbsErr(), 0.25);
+  EXPECT_EQ(r.attempt->golden->outputs[0].rtol, 1e-5);
+  EXPECT_EQ(r.attempt->golden->outputs[0].atol, 0.0);
+  // A record written before tolerances were kept reads back without them.
+  nlohmann::json old = attemptToJson(a);
+  old["golden"]["outputs"][0].erase("rtol");
+  old["golden"]["outputs"][0].erase("atol");
+  r = parseRecord(old.dump());
+  ASSERT_TRUE(r.attempt) << r.error;
+  EXPECT_FALSE(r.attempt->golden->outputs[0].rtol);
+  EXPECT_FALSE(r.attempt->golden->outputs[0].atol);
 }
 
 TEST(LedgerFile, TheFirstAttemptHasNoChangesRatherThanNone) {

@@ -1,8 +1,10 @@
 // The LOOP family, each rule with a bad history (it reports) and a good one (it does not).
 #include <gtest/gtest.h>
 
+#include "ledger/ledger_file.h"
 #include "ledger/loop_check.h"
 #include "ledger_test_support.h"
+#include "test_support.h"
 
 namespace portcheck::ledger {
 namespace {
@@ -188,6 +190,85 @@ TEST(Loop004, APassFoldedOutOfTheLedgerStillCounts) {
   auto ds = of(run(h, &folded), "LOOP004");
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_TRUE(says(ds[0], "passed in attempt 9 and fails now")) << ds[0].message;
+}
+
+// ---- LOOP005
+
+GoldenOutcome goldenWithTolerance(const std::string& status, double rtol, double atol) {
+  GoldenOutcome g = golden(status, status == "passed" ? 0.0 : 0.3);
+  g.outputs[0].rtol = rtol;
+  g.outputs[0].atol = atol;
+  return g;
+}
+
+TEST(Loop005, AToleranceLooserThanInTheLastPassingAttemptIsReported) {
+  std::vector<Attempt> h = {
+      attempt(1, {}, std::nullopt, goldenWithTolerance("passed", 1e-5, 1e-6)),
+      attempt(2, {}, std::vector{change({{31, 1, 31, 1}}, {"rows"})}, goldenWithTolerance("passed", 1e-5, 1e-6)),
+      attempt(3, {}, std::vector{change({{33, 1, 33, 1}}, {"rows"})}, goldenWithTolerance("failed", 1e-5, 1e-6)),
+      attempt(4, {}, std::vector{change({{20, 1, 20, 1}}, {}, {}, "projects/p/pypto_src/golden.py")},
+              goldenWithTolerance("passed", 1e-5, 1e-3)),
+  };
+  auto ds = of(run(h), "LOOP005");
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].severity, Severity::Warning);
+  EXPECT_EQ(ds[0].source, Stage::Ledger);
+  EXPECT_EQ(ds[0].file, "projects/p/pypto_src/golden.py");
+  EXPECT_TRUE(says(ds[0], "the tolerance of output 'out' is rtol 1e-05, atol 0.001 in attempt 4, looser than rtol "
+                          "1e-05, atol 1e-06 in attempt 2, whose golden passed (its change: incore.py line 31)"))
+      << ds[0].message;
+  EXPECT_TRUE(says(ds[0], "the golden now passes with a wider check")) << ds[0].message;
+  // A failing run with a widened tolerance is reported too.
+  h.back().golden = goldenWithTolerance("failed", 1e-2, 1e-6);
+  ds = of(run(h), "LOOP005");
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(says(ds[0], "rtol 0.01, atol 1e-06 in attempt 4")) << ds[0].message;
+}
+
+TEST(Loop005, AnEqualOrTighterToleranceNoPassBeforeOrUnrecordedTolerancesAreNotReported) {
+  std::vector<Attempt> tighter = {
+      attempt(1, {}, std::nullopt, goldenWithTolerance("passed", 1e-4, 1e-5)),
+      attempt(2, {}, std::vector{change({{9, 1, 9, 1}}, {"rows"})}, goldenWithTolerance("passed", 1e-5, 1e-5)),
+  };
+  EXPECT_TRUE(of(run(tighter), "LOOP005").empty());
+  // Never passed: nothing to compare with.
+  std::vector<Attempt> never = {
+      attempt(1, {}, std::nullopt, goldenWithTolerance("failed", 1e-5, 1e-6)),
+      attempt(2, {}, std::vector{change({{9, 1, 9, 1}}, {"rows"})}, goldenWithTolerance("failed", 1e-2, 1e-2)),
+  };
+  EXPECT_TRUE(of(run(never), "LOOP005").empty());
+  // The passing attempt predates the recording of tolerances.
+  std::vector<Attempt> unrecorded = {
+      attempt(1, {}, std::nullopt, golden("passed", 0.0)),
+      attempt(2, {}, std::vector{change({{9, 1, 9, 1}}, {"rows"})}, goldenWithTolerance("passed", 1e-2, 1e-2)),
+  };
+  EXPECT_TRUE(of(run(unrecorded), "LOOP005").empty());
+  // No golden run now.
+  std::vector<Attempt> no_run = {attempt(1, {}, std::nullopt, goldenWithTolerance("passed", 1e-5, 1e-6)),
+                                 attempt(2, {}, std::vector{change({{9, 1, 9, 1}}, {"rows"})})};
+  EXPECT_TRUE(of(run(no_run), "LOOP005").empty());
+}
+
+// A ledger recorded by port-check (tests/fixtures/ledger/*.jsonl), read back and checked as `port-check ledger`
+// checks its newest attempt.
+std::vector<Diagnostic> checkRecordedLedger(const std::string& name) {
+  LedgerRead read = parseLedger(::portcheck::test::readFile(std::string(::portcheck::test::fixturesDir()) + "/ledger/" + name));
+  EXPECT_TRUE(read.skipped.empty()) << name << ": line " << (read.skipped.empty() ? 0 : read.skipped[0].line) << " "
+                                    << (read.skipped.empty() ? "" : read.skipped[0].why);
+  const std::vector<Attempt>& h = read.history.attempts;
+  EXPECT_EQ(h.size(), 4u);
+  if (h.empty()) return {};
+  return run(h, read.history.summary ? &*read.history.summary : nullptr);
+}
+
+TEST(Loop005, ARecordedLedgerWhoseToleranceWasWidenedAfterAPass) {
+  auto ds = of(checkRecordedLedger("tolerance_loosened.jsonl"), "LOOP005");
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(says(ds[0], "output 'out' is rtol 0.01, atol 0.001 in attempt 4, looser than rtol 1e-05, atol 1e-06 in "
+                          "attempt 2"))
+      << ds[0].message;
+  EXPECT_EQ(ds[0].file, "projects/rows/pypto_src/golden.py");
+  EXPECT_TRUE(of(checkRecordedLedger("tolerance_kept.jsonl"), "LOOP005").empty());
 }
 
 TEST(LoopSettings, ThresholdsComeFromTheConfigOptions) {

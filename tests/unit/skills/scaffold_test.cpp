@@ -42,8 +42,10 @@ TEST_F(Scaffold, OpProjectHasTheLayoutAndLintsClean) {
   auto l = lint("projects/rmsnorm");
   EXPECT_EQ(l.exit_code, kExitClean) << l.out;
   // The skeleton walks its row blocks in one task: the device-time model's one piece of advice is to
-  // spread them over the idle cores (PERF002), the port's first schedule decision.
+  // spread them over the idle cores (PERF002), the port's first schedule decision. The skeleton's golden.py
+  // declares its CONTRACT (docs/contract.md), so no PROJ rule fires.
   EXPECT_NE(l.out.find("0 errors, 0 warnings, 1 info"), std::string::npos) << l.out;
+  EXPECT_EQ(l.out.find("[PROJ"), std::string::npos) << l.out;
   EXPECT_NE(l.out.find("[PERF002]"), std::string::npos) << l.out;
 }
 
@@ -74,8 +76,10 @@ TEST_F(Scaffold, ModelProjectWithTheAutoKernelLintsClean) {
   EXPECT_NE(test::readFile(ws / "projects/qwen3_decode/PORTING.md").find("Operator inventory"), std::string::npos);
   auto l = lint("projects/qwen3_decode");
   EXPECT_EQ(l.exit_code, kExitClean) << l.out;
-  // An info may say the kernel compile check was skipped (no PTO-ISA headers beside the workspace).
+  // An info may say the kernel compile check was skipped (no PTO-ISA headers beside the workspace); the
+  // skeleton golden.py declares its CONTRACT, so no warning.
   EXPECT_NE(l.out.find("0 errors, 0 warnings,"), std::string::npos) << l.out;
+  EXPECT_EQ(l.out.find("[PROJ"), std::string::npos) << l.out;
 }
 
 TEST_F(Scaffold, PlaceholdersAreFilledEverywhere) {

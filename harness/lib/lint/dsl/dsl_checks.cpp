@@ -3,6 +3,7 @@
 #include "lint/dsl/create_tensor_in_incore_check.h"
 #include "lint/dsl/dsl_check.h"
 #include "lint/dsl/entry_output_not_out_check.h"
+#include "lint/dsl/host_tensor_computation_check.h"
 #include "lint/dsl/implicit_tensor_access_check.h"
 #include "lint/dsl/kernel_argument_expression_check.h"
 #include "lint/dsl/kernel_argument_shape_check.h"
@@ -57,6 +58,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<UnknownTunableCheck>());
     v.push_back(std::make_unique<TunableDivisionCheck>());
     v.push_back(std::make_unique<UnwrittenOutputParamCheck>());
+    v.push_back(std::make_unique<HostTensorComputationCheck>());
     v.push_back(std::make_unique<RemovedApiCheck>());
     v.push_back(std::make_unique<TileAsTensorCheck>());
     return v;

@@ -22,8 +22,9 @@ const dsl::Expr* madeOnChip(const dsl::Function& fn, int arg) {
       arg = fn.arg(def, 2, "output_tensor");
       continue;
     }
-    const bool makes = op == "reshape" || op == "create_tensor" || def.pl_name == "tensor.create";
-    if (!makes || !stmtOf(fn, v->def_stmt).incore) return nullptr;
+    const bool creates = op == "create_tensor" || def.pl_name == "tensor.create";
+    if (!(creates || op == "reshape") || !stmtOf(fn, v->def_stmt).incore) return nullptr;
+    if (creates && fn.isIncoreFunction()) return nullptr;  // DSL104 reports the allocation itself
     if (op == "reshape") {  // reshaping a tile is fine; a tensor becomes a tile here
       const dsl::Value* src = fn.valueOf(fn.arg(def, 0, def.pl_name == "tensor.reshape" ? "tensor" : "input"));
       if (!src || src->type.kind == dsl::ValueKind::Tile) return nullptr;

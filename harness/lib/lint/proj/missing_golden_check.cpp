@@ -6,7 +6,8 @@
 
 namespace portcheck {
 
-void MissingGoldenCheck::check(const Workspace& ws, const Project& project, std::vector<Diagnostic>& out) const {
+void MissingGoldenCheck::check(const Workspace& ws, const Project& project, std::span<const SourceFile>,
+                               std::vector<Diagnostic>& out) const {
   if (!project.hasSourceDir()) {
     out.push_back(makeDiagnostic(id(), ws.relative(project.dir), 0, 0,
                                  "project '" + project.name + "' has no pypto_src/ folder, so no golden.py"));

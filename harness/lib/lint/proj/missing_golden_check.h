@@ -7,7 +7,8 @@ namespace portcheck {
 class MissingGoldenCheck : public ProjectCheck {
  public:
   std::string_view id() const override { return "PROJ001"; }
-  void check(const Workspace& ws, const Project& project, std::vector<Diagnostic>& out) const override;
+  void check(const Workspace& ws, const Project& project, std::span<const SourceFile> sources,
+             std::vector<Diagnostic>& out) const override;
 };
 
 }  // namespace portcheck
