@@ -384,22 +384,10 @@ def entry_arguments(entry, spec_module, result: dict):
                 values.append((name, torch.empty([int(d) for d in shape], dtype=torch_dtype(dtype, torch))))
     else:
         result["specs_source"] = "generate_inputs"
-        produced = call_flexibly(inputs, default_params(spec_module))
-        items = produced.items() if isinstance(produced, dict) else produced
-        for item in items or []:
-            if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise AdapterError("spec_error", f"generate_inputs must return (name, value) pairs, got {item!r}")
-            name, value = item
-            if not isinstance(value, torch.Tensor):
-                if hasattr(value, "__array__") and not isinstance(value, (int, float, bool)):
-                    value = torch.as_tensor(value)
-                else:
-                    value = scalar_value(value)
-            values.append((str(name), value))
-        order = getattr(spec_module, "TENSOR_ORDER", None)
-        if order:
-            by_name = dict(values)
-            values = [(n, by_name[n]) for n in order if n in by_name]
+        from port_check_golden import named_values  # noqa: PLC0415
+
+        values = named_values(call_flexibly(inputs, default_params(spec_module)), spec_module, torch, scalar_value,
+                              lambda message: AdapterError("spec_error", message))
 
     func = getattr(entry, "_func", None)
     params = list(inspect.signature(func).parameters) if func is not None else []

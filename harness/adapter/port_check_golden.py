@@ -134,29 +134,35 @@ def _tensor_from_spec(spec, torch, torch_dtype):
     return torch.full(shape, init, dtype=dtype)
 
 
+def named_values(produced, module, torch, scalar_value, error=RunContractError):
+    """[(name, value)] from what generate_inputs returned (pairs or a dict), scalars wrapped, in TENSOR_ORDER
+    when golden.py sets one; `error(message)` is raised for an entry that is not a pair. The compile adapter
+    shares it with the run mode."""
+    items = produced.items() if isinstance(produced, dict) else produced
+    values = []
+    for item in items or []:
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise error(f"generate_inputs must return (name, value) pairs, got {item!r}")
+        name, value = item
+        if not isinstance(value, torch.Tensor):
+            if hasattr(value, "__array__") and not isinstance(value, (int, float, bool)):
+                value = torch.as_tensor(value)
+            else:
+                value = scalar_value(value)
+        values.append((str(name), value))
+    order = getattr(module, "TENSOR_ORDER", None)
+    if order:
+        by_name = dict(values)
+        values = [(n, by_name[n]) for n in order if n in by_name]
+    return values
+
+
 def generate_named_inputs(module, params, torch, torch_dtype, scalar_value, result: dict):
     """[(name, value)] from generate_inputs(params), else from build_tensor_specs()."""
     inputs = getattr(module, "generate_inputs", None)
     if callable(inputs):
         result["inputs_source"] = "generate_inputs"
-        produced = _call_flexibly(inputs, params)
-        items = produced.items() if isinstance(produced, dict) else produced
-        values = []
-        for item in items or []:
-            if not isinstance(item, (tuple, list)) or len(item) != 2:
-                raise RunContractError(f"generate_inputs must return (name, value) pairs, got {item!r}")
-            name, value = item
-            if not isinstance(value, torch.Tensor):
-                if hasattr(value, "__array__") and not isinstance(value, (int, float, bool)):
-                    value = torch.as_tensor(value)
-                else:
-                    value = scalar_value(value)
-            values.append((str(name), value))
-        order = getattr(module, "TENSOR_ORDER", None)
-        if order:
-            by_name = dict(values)
-            values = [(n, by_name[n]) for n in order if n in by_name]
-        return values
+        return named_values(_call_flexibly(inputs, params), module, torch, scalar_value, RunContractError)
     builder = getattr(module, "build_tensor_specs", None)
     if callable(builder):
         result["inputs_source"] = "build_tensor_specs"

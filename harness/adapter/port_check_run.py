@@ -85,6 +85,15 @@ class CaseFailed(Exception):
     """A case run stopped before its comparison; result["status"] says why."""
 
 
+def _contract_failed(result: dict, exc: "RunContractError"):
+    """golden.py cannot drive the case: contract_error in the result, and the contract stops."""
+    result["status"] = "contract_error"
+    result["exception_type"] = "port-check.RunContractError"
+    result["exception_message"] = str(exc)
+    print(f"port-check run: {exc}", file=sys.stderr)
+    raise CaseFailed from None
+
+
 def _signature(args, torch):
     """What a JIT compile specialises on: each argument's shape and dtype (scalars: their type)."""
     if args is None:
@@ -259,11 +268,7 @@ class _Session:
                 values = self._generate(params, seed)
             self._outputs_from(values)
         except RunContractError as exc:
-            result["status"] = "contract_error"
-            result["exception_type"] = "port-check.RunContractError"
-            result["exception_message"] = str(exc)
-            print(f"port-check run: {exc}", file=sys.stderr)
-            raise CaseFailed from None
+            _contract_failed(result, exc)
         except BaseException as exc:  # noqa: BLE001
             _record_exception(result, exc, "input_error")
             result["golden_function"] = "generate_inputs" if hasattr(self.module, "generate_inputs") else \
@@ -351,11 +356,7 @@ class _Session:
                 try:
                     entry = compare_with(out, got, want, comparator, torch)
                 except RunContractError as exc:
-                    result["status"] = "contract_error"
-                    result["exception_type"] = "port-check.RunContractError"
-                    result["exception_message"] = str(exc)
-                    print(f"port-check run: {exc}", file=sys.stderr)
-                    raise CaseFailed from None
+                    _contract_failed(result, exc)
                 if gaming:
                     facts["outputs"][out] = {"actual": tensor_facts(got, torch), "golden": tensor_facts(want, torch),
                                              "never_written": bool(entry.get("never_written"))}
