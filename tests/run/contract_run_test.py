@@ -237,6 +237,19 @@ class ContractRunTest(unittest.TestCase):
         self.assertIn("no reference for large values", cases[-1]["error"])
         self.assertFalse(data["passed"])
 
+    def test_a_golden_whose_params_default_to_none_still_gets_each_cases_params(self):
+        # The template's form, generate_inputs(params=None): the run must pass the case's params (seed,
+        # scale), not call it bare. Bare calls made every case of every seed the same run, which only a
+        # mutant that passed showed (GOLD024 on the real simulator).
+        golden = (GOLDEN.replace("@CONTRACT@", CONTRACT)
+                  .replace("def generate_inputs(params):", "def generate_inputs(params=None):\n    params = params or dict(ALL_CASES['default'])")
+                  .replace("def compute_golden(tensors, params):", "def compute_golden(tensors, params=None):"))
+        # A port that ignores its inputs is seen only when the seeds really draw different inputs.
+        self.port(body="out[:] = 1.0 / 128", golden=golden)
+        _, data = self.run_mode("--case", "base", expect_code=1)
+        rules = sorted({f["rule"] for f in data["contract"]["gaming"]})
+        self.assertIn("GOLD020", rules, data["contract"]["gaming"])
+
     # ---- comparators and figures
 
     def test_pass_rate_passes_above_its_share_and_fails_below(self):
