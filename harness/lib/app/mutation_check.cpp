@@ -27,6 +27,7 @@ void mutationCheckInto(Report& report, const Session& session, const CommonOptio
   const fs::path root = cacheRoot(session, options, compile.cache_dir) / "mutants";
   std::map<std::string, std::pair<const Project*, Mutant>> by_copy;  // mutant project name -> origin
   std::vector<std::string> copies;
+  std::vector<std::string> nothing_to_mutate;  // ports whose kernels live elsewhere (pypto-lib blocks)
   std::size_t made = 0, unchecked = 0;
   for (const Project& p : targets.projects) {
     const GoldenRun* run = contractRunOf(report, p.name, platform);
@@ -35,6 +36,7 @@ void mutationCheckInto(Report& report, const Session& session, const CommonOptio
       continue;
     }
     std::vector<Mutant> mutants = pickMutants(portMutants(p.pypto_src), limit);
+    if (mutants.empty()) nothing_to_mutate.push_back(p.name);
     for (std::size_t k = 0; k < mutants.size(); ++k) {
       const std::string name = p.name + ".mutant-" + std::to_string(k + 1);
       std::string error;
@@ -48,10 +50,15 @@ void mutationCheckInto(Report& report, const Session& session, const CommonOptio
       ++made;
     }
   }
+  std::string unmutated;
+  for (const std::string& n : nothing_to_mutate) unmutated += (unmutated.empty() ? "" : ", ") + n;
+  if (!unmutated.empty())
+    unmutated = "; no line of pypto_src/ to mutate in " + unmutated + " (kernels imported from pypto-lib are not mutated)";
   if (copies.empty()) {
     report.run.stages.push_back({"mutants", StageState::Skipped,
-                                 unchecked ? "no port passed its contract on " + platform + ", so no mutant was run"
-                                           : "no line of the ports could be mutated"});
+                                 (unchecked ? "no port passed its contract on " + platform + ", so no mutant was run"
+                                            : std::string("no mutant was made")) +
+                                     unmutated});
     return;
   }
 
@@ -82,7 +89,7 @@ void mutationCheckInto(Report& report, const Session& session, const CommonOptio
       {"mutants", StageState::Ran,
        std::to_string(made) + " mutant" + (made == 1 ? "" : "s") + " on " + platform + ": " +
            std::to_string(killed) + " failed the contract, " + std::to_string(survived) + " passed it (GOLD024), " +
-           std::to_string(stillborn) + " did not run"});
+           std::to_string(stillborn) + " did not run" + unmutated});
 }
 
 }  // namespace portcheck

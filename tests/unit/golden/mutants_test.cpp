@@ -93,5 +93,15 @@ TEST(VerifyMutants, MutantsThatPassTheContractAreGOLD024AtTheLineTheyChanged) {
   EXPECT_TRUE(says(passing.out, "2 mutants on a2a3sim: 0 failed the contract, 2 passed it (GOLD024)")) << passing.out;
 }
 
+TEST(VerifyMutants, APortWhoseKernelsAreImportedSaysSoInsteadOfCountingNothing) {
+  test::CliWorkspace c;
+  c.project("softmax", "contract_pass");
+  c.ws.write("projects/softmax/pypto_src/orchestration.py", "from layer_norm import layer_norm_rows\n");
+  auto r = test::runBinary("verify --platform a2a3 --mutants 2 --format json --no-kernel-compile " + c.args() +
+                               "projects/softmax", c.ws.path());
+  EXPECT_FALSE(says(r.out, "GOLD024")) << r.out;
+  EXPECT_TRUE(says(r.out, "no line of pypto_src/ to mutate in softmax")) << r.out;
+}
+
 }  // namespace
 }  // namespace portcheck
