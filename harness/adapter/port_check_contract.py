@@ -19,7 +19,7 @@ KINDS = ("elementwise", "reduction", "norm", "matmul", "mlp", "softmax", "attent
 CATEGORIES = ("base", "tail", "prime", "edge", "small", "large", "asymmetric", "zero", "inf", "neg_inf", "nan")
 KEYS = ("kind", "seeds", "cases", "masked", "shapes", "compare")
 CASE_ID = re.compile(r"[A-Za-z0-9_.-]+\Z")
-FROZEN_SCHEMA = "port-check-frozen-golden/1"
+FROZEN_SCHEMA = "port-check-frozen-golden/2"  # 2: the adapter code that makes the inputs is in the key
 
 
 class RunContractError(Exception):
@@ -226,6 +226,11 @@ def key_sources(golden_path: str | None, original_dir: str | None) -> list[tuple
     sources = []
     if golden_path and os.path.isfile(golden_path):
         sources.append(("golden.py", golden_path))
+    # How the adapter calls generate_inputs / compute_golden is part of what a frozen golden froze: a frozen
+    # case made by other calling code (one that dropped the case's params, say) must not be replayed.
+    caller = os.path.join(os.path.dirname(os.path.abspath(__file__)), "port_check_golden.py")
+    if os.path.isfile(caller):
+        sources.append(("adapter/port_check_golden.py", caller))
     if original_dir and os.path.isdir(original_dir):
         found = []
         for folder, dirs, files in os.walk(original_dir):

@@ -399,6 +399,31 @@ class ContractRunTest(unittest.TestCase):
         self.assertEqual(data["contract"]["cases"][0]["frozen"], "saved")
         self.assertEqual(len(os.listdir(frozen)), 5)
 
+    def test_a_frozen_golden_made_by_other_adapter_code_is_not_replayed(self):
+        # How the adapter calls generate_inputs is part of what was frozen: the same golden.py under an
+        # adapter whose calling code changed makes a new frozen file instead of replaying the old one.
+        import shutil  # noqa: PLC0415
+
+        self.port()
+        frozen = os.path.join(self.root, "frozen")
+        _, data = self.run_mode("--case", "base/7", "--frozen-dir", frozen, expect_code=0)
+        first = data["contract"]["cases"][0]["frozen_path"]
+        other = os.path.join(self.root, "adapter")
+        shutil.copytree(ADAPTER_DIR, other, ignore=shutil.ignore_patterns("__pycache__"))
+        with open(os.path.join(other, "port_check_golden.py"), "a") as f:
+            f.write("\n# another version of the calling code\n")
+        result = os.path.join(self.root, "result.json")
+        subprocess.run([sys.executable, "-B", os.path.join(other, "port_check_adapter.py"), "--project",
+                        os.path.join(self.root, "pypto_src"), "--platform", "a2a3", "--out-dir",
+                        os.path.join(self.root, "out"), "--result", result, "--mode", "run", "--case", "base/7",
+                        "--frozen-dir", frozen],
+                       env=dict(os.environ, PYTHONPATH=MOCK, MOCK_PTOAS="/usr/bin/true"), capture_output=True,
+                       text=True, timeout=240)
+        with open(result) as f:
+            case = json.load(f)["contract"]["cases"][0]
+        self.assertEqual(case["frozen"], "saved")
+        self.assertNotEqual(case["frozen_path"], first)
+
     def test_a_frozen_golden_decides_the_expected_values(self):
         self.port()
         frozen = os.path.join(self.root, "frozen")
