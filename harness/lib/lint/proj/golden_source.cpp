@@ -248,11 +248,11 @@ PyLiteral GoldenSource::literal(TSNode n) const {
         PyLiteral bad;
         bad.loc = loc(c);
         bad.text = cutText(text(c));
-        v.items.emplace_back(bad, PyLiteral{});
+        v.items.push_back(PyDictItem{bad, PyLiteral{}});
         v.items.back().second.kind = PyLiteral::Kind::None;
         continue;
       }
-      v.items.emplace_back(literal(childByField(c, "key")), literal(childByField(c, "value")));
+      v.items.push_back(PyDictItem{literal(childByField(c, "key")), literal(childByField(c, "value"))});
     }
   }
   return v;

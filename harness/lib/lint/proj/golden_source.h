@@ -21,6 +21,8 @@ struct SrcLoc {
   int col = 0;   // 1-based, in code points
 };
 
+struct PyDictItem;
+
 // A value as ast.literal_eval reads it: numbers (a sign included), strings, True / False / None, and
 // lists, tuples, sets and dicts of those. Anything else (a name, a call, `2 ** -8`) is Kind::Other.
 struct PyLiteral {
@@ -33,7 +35,9 @@ struct PyLiteral {
   bool b = false;
   std::string s;
   std::vector<PyLiteral> elems;                        // List / Tuple / Set
-  std::vector<std::pair<PyLiteral, PyLiteral>> items;  // Dict, in source order
+  // Dict, in source order. (Not std::pair: a pair of an incomplete type is ill-formed, and libstdc++
+  // under clang says so.)
+  std::vector<PyDictItem> items;
 
   bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
   double number() const { return kind == Kind::Int ? static_cast<double>(i) : f; }
@@ -42,6 +46,12 @@ struct PyLiteral {
   const PyLiteral* get(std::string_view key) const;
   // The first part that is not a literal (this value itself, or one nested in it), or null.
   const PyLiteral* firstNonLiteral() const;
+};
+
+// One key: value entry of a dict literal.
+struct PyDictItem {
+  PyLiteral first;   // the key
+  PyLiteral second;  // the value
 };
 
 // A floating or integer dtype as golden.py spells it for torch ("float32", torch.bfloat16, "bf16").
