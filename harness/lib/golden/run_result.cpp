@@ -52,49 +52,29 @@ std::string valueText(const json& first, const char* number_key, const char* tex
   return buf;
 }
 
+// {"1": 16, "2": 0} as ordered pairs (the adapter's ULP buckets and step counts).
 std::vector<std::pair<std::string, std::int64_t>> counts(const json& j) {
   std::vector<std::pair<std::string, std::int64_t>> out;
-  if (j.is_object()) {
-    for (auto e = j.begin(); e != j.end(); ++e)
-      if (e->is_number()) out.emplace_back(e.key(), e->get<std::int64_t>());
-  } else if (j.is_array()) {  // [["0", 12], ["1", 3]] or [{"bucket": "0", "count": 12}]
-    for (const json& e : j) {
-      if (e.is_array() && e.size() == 2 && e[1].is_number())
-        out.emplace_back(e[0].is_string() ? e[0].get<std::string>() : e[0].dump(), e[1].get<std::int64_t>());
-      else if (e.is_object() && e.contains("count") && e["count"].is_number())
-        out.emplace_back(text(e, "bucket"), e["count"].get<std::int64_t>());
-    }
-  }
+  if (!j.is_object()) return out;
+  for (auto e = j.begin(); e != j.end(); ++e)
+    if (e->is_number()) out.emplace_back(e.key(), e->get<std::int64_t>());
   return out;
 }
 
-// The contract's comparator and statistics of one output: either at the top of the entry or under
-// "comparator" / "stats".
+// The contract's comparator of one output and what it found (on the entry: comparator, pass_rate,
+// close_share, max_steps, step_counts), and the error statistics (under "stats").
 void parseComparison(const json& o, GoldenOutput& g) {
-  if (auto it = o.find("comparator"); it != o.end()) {
-    if (it->is_string()) {
-      g.comparator = it->get<std::string>();
-    } else if (it->is_object()) {
-      g.comparator = text(*it, "kind");
-      g.pass_rate = number(*it, "pass_rate");
-      if (auto m = it->find("max_steps"); m != it->end()) g.max_steps = counts(*m);
-      if (g.comparator.empty()) g.comparator = !g.max_steps.empty() ? "max_steps" : g.pass_rate ? "pass_rate" : "allclose";
-    }
-  }
-  const json* stats = &o;
-  if (auto it = o.find("stats"); it != o.end() && it->is_object()) stats = &*it;
-  for (const json* src : {&o, stats}) {
-    if (auto v = number(*src, "mean_abs_err")) g.mean_abs_err = v;
-    if (auto v = number(*src, "mean_rel_err")) g.mean_rel_err = v;
-    if (auto v = number(*src, "cosine")) g.cosine = v;
-    if (auto v = number(*src, "close_share")) g.close_share = v;
-    if (auto v = number(*src, "pass_rate"); v && !g.pass_rate) g.pass_rate = v;
-    if (auto it = src->find("ulp_histogram"); it != src->end()) g.ulp_histogram = counts(*it);
-    if (auto it = src->find("ulp"); it != src->end()) g.ulp_histogram = counts(*it);
-    if (auto it = src->find("steps"); it != src->end()) g.steps = counts(*it);
-    if (auto it = src->find("step_counts"); it != src->end()) g.steps = counts(*it);
-    if (auto it = src->find("max_steps"); it != src->end() && g.max_steps.empty()) g.max_steps = counts(*it);
-  }
+  g.comparator = text(o, "comparator");
+  g.pass_rate = number(o, "pass_rate");
+  if (auto it = o.find("max_steps"); it != o.end()) g.max_steps = counts(*it);
+  if (auto it = o.find("step_counts"); it != o.end()) g.steps = counts(*it);
+  auto stats = o.find("stats");
+  if (stats == o.end() || !stats->is_object()) return;
+  g.mean_abs_err = number(*stats, "mean_abs_err");
+  g.mean_rel_err = number(*stats, "mean_rel_err");
+  g.cosine = number(*stats, "cosine");
+  g.close_share = number(*stats, "close_share");
+  if (auto it = stats->find("ulp"); it != stats->end()) g.ulp_histogram = counts(*it);
 }
 
 GoldenOutput parseOutput(const json& o) {
