@@ -7,7 +7,7 @@ golden.py provides, which program is compiled, the result file) is docs/compile-
 Usage:
     python3 -B port_check_adapter.py (--project DIR | --program-file FILE) --platform a2a3sim
         --out-dir DIR --result FILE [--entry NAME] [--mode compile|run] [--seed N]
-        [--case ID[/SEED]] [--no-contract] [--no-guard] [--frozen-dir DIR]
+        [--case ID[/SEED]] [--no-contract] [--no-guard] [--no-localise] [--frozen-dir DIR]
         [--then-run-out-dir DIR --then-run-result FILE]
 
 --mode run also executes the program on the simulator and compares its outputs with golden.py
@@ -729,6 +729,9 @@ def main(argv: list[str]) -> int:
                         help="run mode: one run with the default params and --seed, as for a golden.py without CONTRACT")
     parser.add_argument("--no-guard", action="store_true",
                         help="run mode: hand the outputs to the program as they are, without guard zones (GOLD023)")
+    parser.add_argument("--no-localise", action="store_true",
+                        help="run mode: do not look for the first wrong task of a failing case (a torch run of the "
+                             "IR and a simulator run with per-task dumps)")
     parser.add_argument("--frozen-dir", default=None, metavar="DIR",
                         help="run mode, with a CONTRACT: save each case's inputs and expected outputs here "
                              "(<key>.pt), and replay them instead of computing the golden again")

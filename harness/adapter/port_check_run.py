@@ -13,6 +13,7 @@ Phases recorded in result["phase"], in order (per case run, with a CONTRACT):
     execute  run the compiled program on a2a3sim / a5sim through the PyPTO runtime
     golden   compute_golden() on a copy of the inputs (not for a replayed frozen golden)
     compare  every output in __outputs__ against the golden
+    localise the first failing case run only: its first wrong task (port_check_localise.py)
 Statuses: ok (ran and compared; per-output verdicts in "outputs"), input_error and golden_error
 (golden.py raised), contract_error (golden.py lacks what a run needs, or its CONTRACT is not one),
 compile_error, run_error (the runtime raised), ptoas_missing (no kernel C++ can be produced).
@@ -28,6 +29,7 @@ import time
 import traceback
 
 import port_check_guard
+import port_check_localise
 from port_check_compare import compare_with, gaming_findings, json_safe, tensor_facts
 from port_check_contract import RunContractError, check_compare_names, expand, frozen_key, frozen_load, \
     frozen_save, key_sources, params_json, read_contract
@@ -131,6 +133,7 @@ class _Session:
         self.seconds_compile = self.seconds_execute = 0.0
         self.guard = contract is not None and not getattr(options, "no_guard", False)
         self.frozen_dir = getattr(options, "frozen_dir", None) if contract is not None else None
+        self.localise = not getattr(options, "no_localise", False)  # the first failing case run, once
         self.sources = []
         if self.frozen_dir:
             project = getattr(options, "project", None)
@@ -237,6 +240,19 @@ class _Session:
         self.programs[signature] = (compiled, folder)
         return compiled, folder, "compiled"
 
+    def _lower(self, values):
+        """The entry's post-pass IR for these arguments (the JIT's lower(): passes, no codegen), for a
+        program reloaded from the compile stage, which carries none; a @pl.program is its own IR."""
+        if self.kind != "jit":
+            return lambda: self.obj
+        args = self._arguments(values)
+
+        def lower():
+            from pypto.runtime import RunConfig  # noqa: PLC0415
+
+            return self.obj.lower(*args, config=RunConfig(platform=self.options.platform))
+        return lower
+
     # ---- one case run
 
     def run(self, params, seed, label=None, case=None) -> tuple[list, dict]:
@@ -281,6 +297,7 @@ class _Session:
             if gaming else {}
         keep = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
             if frozen_path and expected is None else None
+        pristine = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] if self.localise else None
         # The golden sees the inputs as generated, whatever the run does to them.
         golden_tensors = {n: (v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values}
         guards = []
@@ -367,6 +384,13 @@ class _Session:
                   f"mismatches={entry.get('mismatches', '-')}/{entry.get('elements', '-')} "
                   f"max_abs_err={entry.get('max_abs_err')}", file=sys.stderr)
         facts["guard"] = [f for g in guards for f in port_check_guard.check(g, torch)]
+        if pristine is not None and not all(e["passed"] for e in entries):
+            self.localise = False
+            result["phase"] = "localise"
+            result["localisation"] = port_check_localise.localise(
+                compiled, pristine, expected, outputs, self.comparators, self.options.platform, folder,
+                label or "default", torch, lower=self._lower(pristine))
+            result["phase"] = "compare"
         return entries, facts
 
 

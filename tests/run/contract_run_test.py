@@ -226,6 +226,13 @@ class ContractRunTest(unittest.TestCase):
         self.assertGreater(out["stats"]["ulp"][">=256"], 0)
         self.assertIn("first failure large/20260301", proc.stderr)
         self.assertIn("large/7 'out' FAIL", proc.stderr)
+        # The first failing case run is localised (docs/first-wrong-task.md); the stand-in pypto has no
+        # torch_codegen, so the look says it could not tell, and why.
+        look = data["localisation"]
+        self.assertEqual((look["case"], look["verdict"]), ("large/20260301", "undetermined"))
+        self.assertTrue(any("torch_codegen" in n for n in look["notes"]), look["notes"])
+        _, quiet = self.run_mode("--no-localise", expect_code=1)
+        self.assertNotIn("localisation", quiet)
 
     def test_a_case_whose_golden_raises_stops_the_contract_with_that_status(self):
         self.port()

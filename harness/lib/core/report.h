@@ -2,6 +2,7 @@
 // Everything one port-check run found: diagnostics, the SRAM table and what ran. Stages append,
 // emitters read.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -96,6 +97,39 @@ struct GoldenGamingFinding {
   std::string side;                    // GOLD023: before / after
 };
 
+// Where a failing case first goes wrong (docs/first-wrong-task.md): the port's IR run in torch judged by
+// the golden, and each simulated task compared with its kernel's torch replay on the task's own inputs.
+struct FirstWrongTask {
+  std::optional<std::int64_t> index;   // the task's position in submission order (none: no task wrote it)
+  std::string task_id;                 // the runtime's task id, when found in the simulator's dump
+  std::string kernel;                  // the kernel (or mixed group) of the task
+  std::string file;                    // its source, workspace-relative where it lies in the workspace
+  int line = 0;                        // the store into `param` (else the kernel's def line)
+  std::string param;                   // the kernel parameter written wrongly
+  std::string output;                  // port_bug: the entry output whose wrong elements it wrote
+  std::map<std::string, std::string> scalars;  // the task's scalar arguments, by parameter name
+  std::int64_t mismatches = 0;
+  std::int64_t elements = 0;
+  std::int64_t never_written = 0;      // port_bug: wrong elements no task wrote
+  std::vector<std::int64_t> first_index;
+  std::optional<double> max_abs_err;
+  std::optional<double> simulated, replayed;  // toolchain: the first differing element, both ways
+  std::string dtype;
+  std::string self_test;               // toolchain: the doctor --run self-test of this kind of kernel
+};
+
+struct RunLocalisation {
+  std::string case_label;              // "base/7", "default" for a run without a contract
+  std::string verdict;                 // port_bug, toolchain, orchestration, undetermined
+  std::optional<bool> ir_passed;       // the IR's torch run judged by the golden (none: it did not run)
+  std::int64_t ir_calls = 0;
+  std::optional<std::int64_t> tasks;
+  std::int64_t tasks_compared = 0;
+  std::optional<FirstWrongTask> first;
+  std::vector<std::string> notes;
+  double seconds = 0;
+};
+
 // One program run on the simulator (a2a3sim / a5sim) and compared with its golden.
 struct GoldenRun {
   std::string project;
@@ -119,6 +153,7 @@ struct GoldenRun {
   std::vector<GoldenCase> cases;
   std::string failed_case;
   std::vector<GoldenGamingFinding> gaming;
+  std::optional<RunLocalisation> localisation;  // the first failing case run's, when the run looked
 };
 
 // One kernel's tasks in the device-time model (perf/device_schedule.h): its largest task's time per

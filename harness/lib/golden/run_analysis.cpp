@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "compiler/nanobind_trap_hint.h"
+#include "golden/checks/first_wrong_task_check.h"
 #include "golden/run_check.h"
 #include "golden/run_text.h"
 #include "rules/catalogue.h"
@@ -79,6 +80,21 @@ void analyzeContract(const RunRecord& record, RunAnalysis& a) {
              " pass on " + record.platform + (gamed ? ", with findings against gaming" : "");
 }
 
+// The first wrong task of the first failing case run (GOLD025), and a note on that case's output findings.
+void addLocalisation(const RunRecord& record, RunAnalysis& a) {
+  const auto& l = record.result.localisation;
+  if (!l) return;
+  FirstWrongTaskCheck check;
+  a.run.localisation = check.displayed(record, *l);
+  const std::string summary = check.summary(*l);
+  for (Diagnostic& d : a.diagnostics) {
+    bool output_finding = d.rule.rfind("GOLD00", 0) == 0;
+    if (output_finding && (l->case_label == "default" || d.message.find(l->case_label) != std::string::npos))
+      d.notes.push_back({"", 0, 0, summary});
+  }
+  a.diagnostics.push_back(check.report(record, *l));
+}
+
 }  // namespace
 
 RunAnalysis analyzeRun(const RunRecord& record) {
@@ -117,6 +133,7 @@ RunAnalysis analyzeRun(const RunRecord& record) {
 
   if (r.contract && !r.cases.empty()) {
     analyzeContract(record, a);
+    addLocalisation(record, a);
     return a;
   }
 
@@ -134,6 +151,7 @@ RunAnalysis analyzeRun(const RunRecord& record) {
   g.detail = record.project + ": " + std::to_string(r.outputs.size() - failed) + " of " +
              std::to_string(r.outputs.size()) + " output" + (r.outputs.size() == 1 ? "" : "s") +
              " match the golden on " + record.platform;
+  addLocalisation(record, a);
   return a;
 }
 

@@ -161,6 +161,45 @@ GoldenGamingFinding parseGuard(const json& f) {
   return g;
 }
 
+// "localisation" (harness/adapter/port_check_localise.py): what the adapter found about the first
+// failing case run. Scalars are kept as text (an index, a float, a string).
+RunLocalisation parseLocalisation(const json& l) {
+  RunLocalisation out;
+  out.case_label = text(l, "case");
+  out.verdict = text(l, "verdict");
+  if (auto ir = l.find("ir"); ir != l.end() && ir->is_object()) {
+    if (auto p = ir->find("passed"); p != ir->end() && p->is_boolean()) out.ir_passed = p->get<bool>();
+    out.ir_calls = integer(*ir, "calls");
+  }
+  if (auto t = l.find("tasks"); t != l.end() && t->is_number_integer()) out.tasks = t->get<std::int64_t>();
+  out.tasks_compared = integer(l, "tasks_compared");
+  out.notes = strings(l, "notes");
+  out.seconds = number(l, "seconds").value_or(0);
+  auto f = l.find("first_wrong_task");
+  if (f == l.end() || !f->is_object()) return out;
+  FirstWrongTask t;
+  if (auto i = f->find("index"); i != f->end() && i->is_number_integer()) t.index = i->get<std::int64_t>();
+  t.task_id = text(*f, "task_id");
+  t.kernel = text(*f, "kernel");
+  t.file = text(*f, "file");
+  t.line = static_cast<int>(integer(*f, "line"));
+  t.param = text(*f, "param");
+  t.output = text(*f, "output");
+  if (auto s = f->find("scalars"); s != f->end() && s->is_object())
+    for (auto e = s->begin(); e != s->end(); ++e) t.scalars[e.key()] = e->is_string() ? e->get<std::string>() : e->dump();
+  t.mismatches = integer(*f, "mismatches");
+  t.elements = integer(*f, "elements");
+  t.never_written = integer(*f, "never_written");
+  t.first_index = ints(*f, "first_index");
+  t.max_abs_err = number(*f, "max_abs_err");
+  t.simulated = number(*f, "sim");
+  t.replayed = number(*f, "replay");
+  t.dtype = text(*f, "dtype");
+  t.self_test = text(*f, "self_test");
+  out.first = std::move(t);
+  return out;
+}
+
 bool parseContract(const json& j, RunResult& r, std::string& error) {
   auto it = j.find("contract");
   if (it == j.end() || it->is_null()) return true;
@@ -246,6 +285,7 @@ bool parseRunResult(const std::string& body, RunResult& r, std::string& error) {
   if (!parseContract(j, r, error)) return false;
   r.failed_case = text(j, "failed_case");
   r.guard_mode = text(j, "guard_mode");
+  if (auto l = j.find("localisation"); l != j.end() && l->is_object()) r.localisation = parseLocalisation(*l);
   for (GoldenOutput& o : r.outputs)
     if (o.case_id.empty()) o.case_id = r.failed_case;
   if (r.status == "ok" && r.outputs.empty()) {

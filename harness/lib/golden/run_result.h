@@ -46,6 +46,7 @@ struct RunResult {
   std::vector<GoldenGamingFinding> gaming;  // GOLD020-GOLD022, and GOLD023 from the guard zones
   std::string failed_case;
   std::string guard_mode;                   // host_view, or empty when no guard zones were laid
+  std::optional<RunLocalisation> localisation;  // "localisation": the first failing case run's first wrong task
 };
 
 // Parses the result JSON. Returns false with `error` set when it is not a result object.

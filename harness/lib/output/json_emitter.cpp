@@ -139,6 +139,42 @@ json contractToJson(const GoldenRun& g) {
           {"gaming", gaming}};
 }
 
+// GOLD025's figures (docs/first-wrong-task.md); null when the run did not look.
+json localisationToJson(const GoldenRun& g) {
+  if (!g.localisation) return nullptr;
+  const RunLocalisation& l = *g.localisation;
+  json first = nullptr;
+  if (l.first) {
+    const FirstWrongTask& t = *l.first;
+    first = {{"index", t.index ? json(*t.index) : json(nullptr)},
+             {"task_id", t.task_id.empty() ? json(nullptr) : json(t.task_id)},
+             {"kernel", t.kernel.empty() ? json(nullptr) : json(t.kernel)},
+             {"file", t.file.empty() ? json(nullptr) : json(t.file)},
+             {"line", t.line},
+             {"param", t.param.empty() ? json(nullptr) : json(t.param)},
+             {"output", t.output.empty() ? json(nullptr) : json(t.output)},
+             {"scalars", t.scalars},
+             {"mismatches", t.mismatches},
+             {"elements", t.elements},
+             {"never_written", t.never_written},
+             {"first_index", t.first_index},
+             {"max_abs_err", optionalNumber(t.max_abs_err)},
+             {"simulated", optionalNumber(t.simulated)},
+             {"replayed", optionalNumber(t.replayed)},
+             {"dtype", t.dtype.empty() ? json(nullptr) : json(t.dtype)},
+             {"self_test", t.self_test.empty() ? json(nullptr) : json(t.self_test)}};
+  }
+  return {{"case", l.case_label},
+          {"verdict", l.verdict},
+          {"ir_passed", l.ir_passed ? json(*l.ir_passed) : json(nullptr)},
+          {"ir_calls", l.ir_calls},
+          {"tasks", l.tasks ? json(*l.tasks) : json(nullptr)},
+          {"tasks_compared", l.tasks_compared},
+          {"first_wrong_task", first},
+          {"notes", l.notes},
+          {"seconds", l.seconds}};
+}
+
 }  // namespace
 
 json goldenRunToJson(const GoldenRun& g) {
@@ -158,7 +194,8 @@ json goldenRunToJson(const GoldenRun& g) {
           {"out_dir", g.out_dir.empty() ? json(nullptr) : json(g.out_dir)},
           {"outputs", outputs},
           {"replayed", g.replayed},
-          {"contract", contractToJson(g)}};
+          {"contract", contractToJson(g)},
+          {"localisation", localisationToJson(g)}};
 }
 
 // The device-time model's figures of a schedule row (docs/perf-model.md); µs rounded to 0.01.
