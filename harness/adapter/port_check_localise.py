@@ -22,6 +22,7 @@ Nothing here raises: a step that fails is recorded in the result with its reason
 
 from __future__ import annotations
 
+import inspect
 import mmap
 import os
 import re
@@ -55,13 +56,26 @@ class _Program:
     """The port's IR as torch code: its namespace, orchestration entry, kernel functions and spans."""
 
     def __init__(self, compiled, lower=None):
-        from pypto.debug import torch_codegen  # noqa: PLC0415
+        import importlib  # noqa: PLC0415
+
+        import torch  # noqa: PLC0415
+
+        codegen = importlib.import_module("pypto.debug.torch_codegen")  # the module (the package exports the function)
+
+        import port_check_torch_ops  # noqa: PLC0415
 
         # A program reloaded from the compile stage's folder carries no IR: lower the entry again (passes
         # only, no codegen).
-        program = getattr(compiled, "program", None)
-        if program is None and lower is not None:
-            program = lower()
+        # The entry lowered again (passes only) first: compiled.program can hold a later form of the IR that
+        # torch_codegen lowers wrongly (a mixed kernel's loop index lost).
+        program = None
+        if lower is not None:
+            try:
+                program = lower()
+            except Exception:  # noqa: BLE001 - the compiled program's IR is the fallback
+                program = None
+        if program is None:
+            program = getattr(compiled, "program", None)
         if program is None:
             raise RuntimeError("the compiled program carries no IR and the entry cannot be lowered again")
         self.functions = {f.name: f for f in program.functions.values()}
@@ -69,8 +83,9 @@ class _Program:
         if len(entries) != 1:
             raise RuntimeError(f"the program has {len(entries)} orchestration functions; one is needed")
         self.entry = entries[0]
-        source = torch_codegen(program)
-        self.namespace: dict = {"__name__": "port_check_torch_codegen"}
+        self.added_ops = port_check_torch_ops.register(codegen)
+        source = codegen.torch_codegen(program)
+        self.namespace: dict = {"__name__": "port_check_torch_codegen", **port_check_torch_ops.helpers(torch)}
         exec(compile(source, "<torch_codegen>", "exec"), self.namespace)  # noqa: S102 - PyPTO's own codegen
         self.kernels = [n for n, f in self.functions.items()
                         if n != self.entry and n in self.namespace and not str(f.func_type).endswith("Orchestration")]
@@ -78,8 +93,20 @@ class _Program:
 
     def param_names(self, kernel: str) -> list[str]:
         function = self.functions.get(kernel)
-        # The passes rename parameters into SSA form (r0 -> r0__ssa_v0): the source's names are wanted.
-        return [re.sub(r"__ssa_v\d+$", "", getattr(p, "name_hint", None) or str(p))
+        # The passes rename parameters (r0 -> r0__ssa_v0, qb -> qb__idx_v0, row0 -> row0_inline0__ssa_v0):
+        # the source's names are wanted.
+        names = []
+        for p in getattr(function, "params", []):
+            name = re.sub(r"__(ssa|idx|iter)_v\d+$", "", getattr(p, "name_hint", None) or str(p))
+            names.append(re.sub(r"_inline\d+$", "", name).lstrip("_") or name)
+        return names
+
+    def param_kinds(self, kernel: str) -> list[str] | None:
+        """"tensor" / "scalar" per parameter of the kernel (or group), None when unknown."""
+        function = self.functions.get(kernel)
+        if function is None:
+            return None
+        return ["tensor" if "Tensor" in type(getattr(p, "type", None)).__name__ else "scalar"
                 for p in getattr(function, "params", [])]
 
     def named(self, kernel: str, values: dict) -> dict:
@@ -297,12 +324,13 @@ def _differs(got, want, rtol: float, atol: float, torch) -> dict | None:
             "sim": float(a[tuple(first)]), "replay": float(e[tuple(first)])}
 
 
-def _replay(program: _Program, dump: _Dump, names: dict, cores: dict, comparators: dict, torch) -> tuple[dict | None, int]:
-    """(the first task whose simulated outputs differ from its kernel's torch replay, tasks compared)."""
+def _replay(program: _Program, dump: _Dump, names: dict, cores: dict, comparators: dict, torch):
+    """(the first task whose simulated outputs differ from its kernel's torch replay, tasks compared,
+    tasks not replayed)."""
     group_of = {(m.get("aic"), m.get("aiv")): g for g, m in program.groups.items()}
     loosest = max([c.get("rtol", 0.0) for c in comparators.values()] + [0.0])
     loosest_atol = max([c.get("atol", 0.0) for c in comparators.values()] + [0.0])
-    compared = 0
+    compared = skipped = 0
     for position, task in enumerate(dump.tasks):
         ids = [int(i) for i in task["func_id"]]
         kernels = [names.get(i, f"func{i}") for i in ids]
@@ -315,24 +343,31 @@ def _replay(program: _Program, dump: _Dump, names: dict, cores: dict, comparator
             call = program.namespace.get("_run_group_call")
             function = (lambda *a, _g=label, _c=call: _c(_g, *a)) if call else None
         if function is None:
+            skipped += 1
             continue
         indices = sorted(set(task["before"]) | set(task["after"]))
-        args = []
+        name = label if len(kernels) > 1 else kernels[0]
+        order = _argument_order(task, indices, program.param_kinds(name), _arity(program.namespace.get(name)))
+        if order is None:
+            # The runtime's arguments do not fit the IR kernel's parameters (counts differ): which is which
+            # cannot be told from the dump, so the task is not replayed.
+            skipped += 1
+            continue
+        values = {}
         for index in indices:
             record = task["before"].get(index)
             if record is None:  # output-only: the kernel writes it whole; start from zeros
-                after = task["after"][index]
-                value = dump.value(after)
-                args.append(torch.zeros_like(value))
+                values[index] = torch.zeros_like(dump.value(task["after"][index]))
             else:
-                args.append(dump.value(record))
+                values[index] = dump.value(record)
+        args = [values[index] for index in order]
         try:
             function(*args)
         except Exception as exc:  # noqa: BLE001 - a replay that cannot run says nothing about the kernel
             raise RuntimeError(f"the torch replay of task {task['task_id']} ({label}) raised "
                                f"{type(exc).__name__}: {exc}") from None
         compared += 1
-        for slot, index in enumerate(indices):
+        for slot, index in enumerate(order):
             record = task["after"].get(index)
             if record is None or record["kind"] != "tensor":
                 continue
@@ -343,13 +378,47 @@ def _replay(program: _Program, dump: _Dump, names: dict, cores: dict, comparator
                 kernel = kernels[0] if len(kernels) == 1 else label
                 dtype = str(simulated.dtype).replace("torch.", "")
                 core_types = [cores.get(k, "") for k in kernels]
+                scalars = {slot_of: task["before"][i].get("value") for slot_of, i in enumerate(order)
+                           if i in task["before"] and task["before"][i]["kind"] == "scalar"}
                 return {"task_id": task["task_id"], "index": position, "kernel": kernel, "kernels": kernels,
                         "core_types": core_types, "self_test": self_test_for(core_types, dtype),
-                        "arg_index": index, "dtype": dtype,
-                        "scalars": program.named(kernel, {i: task["before"][i].get("value") for i in indices
-                                                          if i in task["before"] and task["before"][i]["kind"] == "scalar"}),
-                        **found, **program.location(kernel if len(kernels) == 1 else (aiv or kernel), index)}, compared
-    return None, compared
+                        "arg_index": index, "dtype": dtype, "scalars": program.named(kernel, scalars),
+                        **found, **program.location(kernel if len(kernels) == 1 else (aiv or kernel), slot)}, \
+                    compared, skipped
+    return None, compared, skipped
+
+
+def _argument_order(task: dict, indices: list, kinds, arity):
+    """The dump's argument indices in the order of the kernel's parameters, or None when they do not fit.
+    The runtime passes a task's tensors first and its scalars after them (a mixed kernel's GM pipe buffer
+    among the tensors); the IR kernel may interleave them: tensors go to tensor parameters in order,
+    scalars to scalar parameters."""
+    def kind(index):
+        record = task["before"].get(index) or task["after"].get(index)
+        return record["kind"]
+    if kinds:
+        tensors = [i for i in indices if kind(i) == "tensor"]
+        scalars = [i for i in indices if kind(i) != "tensor"]
+        if kinds.count("tensor") != len(tensors) or kinds.count("scalar") != len(scalars):
+            return None
+        pick = {"tensor": iter(tensors), "scalar": iter(scalars)}
+        return [next(pick[k]) for k in kinds]
+    if arity is not None and arity != len(indices):
+        return None
+    return list(indices)
+
+
+def _arity(function):
+    """The number of positional parameters of a torch_codegen function, None when it cannot be told."""
+    if function is None:
+        return None
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters):
+        return None
+    return sum(1 for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
 
 
 # ---- the verdict
@@ -459,12 +528,17 @@ def _localise(compiled, inputs: list, expected: dict, outputs: list[str], compar
             _note(result, f"the dump lost records ({dump.truncated} truncated, {dump.dropped} dropped): "
                           "tasks past them are not compared")
         names, cores = _kernel_names(folder)
-        first, result["tasks_compared"] = _replay(program, dump, names, cores, comparators, torch)
+        first, result["tasks_compared"], skipped = _replay(program, dump, names, cores, comparators, torch)
+        if skipped:
+            _note(result, f"{skipped} of {len(dump.tasks)} tasks were not replayed: their runtime arguments (a "
+                          "mixed kernel's GM pipe buffer, inlined scalars) do not match the kernel's parameters")
         if first is not None:
             result["first_wrong_task"] = first
             result["verdict"] = "toolchain" if ir_passed else "undetermined"
-        elif ir_passed:
+        elif ir_passed and not skipped:
             result["verdict"] = "orchestration"
+        elif ir_passed:
+            result["verdict"] = "toolchain"  # the IR is right; the task at fault is among those not replayed
     except Exception as exc:  # noqa: BLE001
         _note(result, f"the per-task dump could not be compared: {type(exc).__name__}: {exc}")
         if ir_passed:

@@ -49,6 +49,9 @@ class _FakeProgram:
     def param_names(self, kernel):
         return ["x", "y", "r0"]
 
+    def param_kinds(self, kernel):
+        return ["tensor", "tensor", "scalar"]
+
     def named(self, kernel, values):
         names = self.param_names(kernel)
         return {names[int(i)]: v for i, v in values.items()}
@@ -168,19 +171,29 @@ class LocaliseTest(unittest.TestCase):
         dump = self.dump()
         try:
             self.assertEqual(len(dump.tasks), 2)
-            first, compared = loc._replay(self.program(), dump, {0: "scale_k"}, {"scale_k": "aiv"}, {}, torch)
+            first, compared, skipped = loc._replay(self.program(), dump, {0: "scale_k"}, {"scale_k": "aiv"}, {}, torch)
         finally:
             dump.close()
         self.assertIsNone(first)
-        self.assertEqual(compared, 2)
+        self.assertEqual((compared, skipped), (2, 0))
+
+    def test_a_task_with_arguments_the_kernel_lacks_is_not_replayed(self):
+        dump = self.dump(simulated_wrong=True)
+        try:  # the runtime's GM pipe buffer of a mixed kernel: one argument more than the IR kernel has
+            dump.tasks[1]["before"][3] = dict(dump.tasks[1]["before"][1], arg_index=3, role="output")
+            first, compared, skipped = loc._replay(self.program(), dump, {0: "scale_k"}, {"scale_k": "aiv"}, {}, torch)
+        finally:
+            dump.close()
+        self.assertIsNone(first)
+        self.assertEqual((compared, skipped), (1, 1))
 
     def test_a_simulated_task_that_differs_from_its_replay_is_named_with_its_store(self):
         dump = self.dump(simulated_wrong=True)
         try:
-            first, compared = loc._replay(self.program(), dump, {0: "scale_k"}, {"scale_k": "aiv"}, {}, torch)
+            first, compared, skipped = loc._replay(self.program(), dump, {0: "scale_k"}, {"scale_k": "aiv"}, {}, torch)
         finally:
             dump.close()
-        self.assertEqual(compared, 2)
+        self.assertEqual((compared, skipped), (2, 0))
         self.assertEqual(first["task_id"], "0x0000000200000001")
         self.assertEqual(first["index"], 1)
         self.assertEqual(first["kernel"], "scale_k")
@@ -200,6 +213,17 @@ class LocaliseTest(unittest.TestCase):
                 dump.value(record)
         finally:
             dump.close()
+
+    def test_tensors_and_scalars_go_to_the_kernels_parameters_of_their_kind(self):
+        # The runtime passes tensors first (q, k, out, the GM pipe buffer), then scalars (row0, qb); the IR
+        # group interleaves them: (q, row0, qb, k, out, pipe).
+        task = {"before": {i: {"kind": "tensor"} for i in range(4)}, "after": {}}
+        task["before"].update({4: {"kind": "scalar"}, 5: {"kind": "scalar"}})
+        kinds = ["tensor", "scalar", "scalar", "tensor", "tensor", "tensor"]
+        self.assertEqual(loc._argument_order(task, list(range(6)), kinds, 6), [0, 4, 5, 1, 2, 3])
+        self.assertIsNone(loc._argument_order(task, list(range(6)), kinds[:-1], 5), "one tensor too many")
+        self.assertEqual(loc._argument_order(task, list(range(6)), None, 6), list(range(6)))
+        self.assertIsNone(loc._argument_order(task, list(range(6)), None, 7))
 
     # ---- small pieces
 

@@ -6,6 +6,7 @@
 #include "doctor/doctor_checks.h"
 #include "doctor/doctor_probes.h"
 #include "doctor/doctor_report.h"
+#include "doctor/op_coverage.h"
 #include "doctor/self_test.h"
 #include "process/interrupt_flag.h"
 #include "process/subprocess.h"
@@ -73,6 +74,7 @@ int runDoctor(const CommonOptions& options, const DoctorOptions& doctor_options,
       settings.adapter_script = *script;
       report.self_test = doctor::runSelfTest(settings, session.platform);
       report.self_test_ran = true;
+      report.at_risk = doctor::portsAtRisk(session.workspace.root, script->parent_path() / "selftest", report.self_test);
     }
   }
 

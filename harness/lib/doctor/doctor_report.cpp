@@ -66,6 +66,17 @@ std::string doctorText(const DoctorReport& r) {
     for (const SelfTestCase& c : r.self_test) all &= c.verdict == "pass";
     out += all ? "Every kind computes correctly on this simulator.\n"
                : "A port's failure in a kind marked WRONG or FAILED here is the toolchain's before it is the port's.\n";
+    if (!r.at_risk.empty()) {
+      out += "Ports and blocks of this workspace that call an op only a failed self-test exercises:\n";
+      for (const PortAtRisk& p : r.at_risk) {
+        std::string ops, tests;
+        for (const std::string& op : p.ops) ops += (ops.empty() ? "" : ", ") + op;
+        for (const std::string& t : p.self_tests) tests += (tests.empty() ? "" : ", ") + t;
+        out += "  " + p.unit + ": " + ops + " (" + tests + ")\n";
+      }
+    } else if (!all) {
+      out += "No port or block of this workspace calls an op that only a failed self-test exercises.\n";
+    }
   } else if (!r.self_test_skipped.empty()) {
     out += "\nSelf-test not run: " + r.self_test_skipped + "\n";
   } else if (r.reached == Level::Simulator) {
@@ -108,6 +119,9 @@ std::string doctorJson(const DoctorReport& r) {
                        {"seconds", c.seconds}});
     }
     st["cases"] = std::move(cases);
+    json risky = json::array();
+    for (const PortAtRisk& p : r.at_risk) risky.push_back({{"unit", p.unit}, {"ops", p.ops}, {"self_tests", p.self_tests}});
+    st["at_risk"] = std::move(risky);
     j["self_test"] = std::move(st);
   } else {
     j["self_test"] = nullptr;

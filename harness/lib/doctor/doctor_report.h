@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "doctor/doctor_checks.h"
+#include "doctor/op_coverage.h"
 #include "doctor/self_test.h"
 
 namespace portcheck::doctor {
@@ -19,6 +20,7 @@ struct DoctorReport {
   bool self_test_ran = false;
   std::string self_test_skipped;        // why --run did not run (the simulator level is not reached)
   std::vector<SelfTestCase> self_test;
+  std::vector<PortAtRisk> at_risk;      // ports and blocks calling an op only failed self-tests exercise
   bool interrupted = false;             // a probe was interrupted (Ctrl-C) or cancelled: its checks are skipped
 
   // The asked level is reached, and with --run every self-test case passed.

@@ -20,6 +20,11 @@ const std::vector<SelfTestProgram>& selfTestPrograms() {
       {"cube_fp32", "cube, FP32 matmul"},
       {"cube_bf16", "cube, BF16 x BF16 -> FP32 matmul"},
       {"mixed_bf16", "mixed cube+vector scope (TPUSH/TPOP), BF16"},
+      {"vector_math_fp32", "vector, FP32 math: exp, sqrt, rsqrt, recip, div, row and column expands"},
+      {"vector_recip_precise", "vector, pl.recip(high_precision=True) (a sigmoid)"},
+      {"vector_pad_fp32", "vector, masks and pads: set_validshape, fillpad (min, zero), tri"},
+      {"cube_acc_fp32", "cube, matmul_acc over K blocks with a transposed operand"},
+      {"cube_chain_bf16", "cube, pipelined K loop, Acc -> BF16 L1 (tile.assemble), chained matmul"},
   };
   return kPrograms;
 }
