@@ -27,6 +27,9 @@ struct SramRow {
   std::string core;        // AIV, AIC, InCore or empty
   std::string space;       // Vec, Mat, Left, Right, Acc, ...
   std::optional<std::int64_t> estimate;  // port-check's estimate from source
+  // Set when the estimate is another kernel's: the compiler's copy <name>_<k> of one kernel (unrolled,
+  // instanced) without an estimate of its own takes <name>'s, and this names it.
+  std::string estimate_from;
   std::optional<std::int64_t> actual;    // the compiler's high-water mark (AllocateMemoryAddr)
   // Where `actual` came from: "compile" (the compile stage of this run, replayed from the cache or
   // not), "cache" (port-check report read an earlier compile of the same sources from the compile

@@ -56,6 +56,7 @@ json sramRowToJson(const SramRow& r) {
   auto pct = utilisationPercent(r);
   return {{"project", r.project},   {"function", r.function}, {"core", r.core.empty() ? json(nullptr) : json(r.core)},
           {"space", r.space},       {"estimate", orNull(r.estimate)}, {"actual", orNull(r.actual)},
+          {"estimate_from", r.estimate_from.empty() ? json(nullptr) : json(r.estimate_from)},
           {"actual_source", r.actual ? json(r.actual_source.empty() ? "compile" : r.actual_source) : json(nullptr)},
           {"capacity", r.capacity}, {"utilisation", pct ? json(*pct) : json(nullptr)},
           {"tiles", r.tiles},       {"largest", largest}};

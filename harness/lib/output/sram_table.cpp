@@ -17,6 +17,7 @@ std::string renderSramTable(const std::vector<SramRow>& rows) {
   std::vector<std::vector<std::string>> cells;
   auto bytes = [](std::optional<std::int64_t> v) { return v ? std::to_string(*v) : std::string("-"); };
   bool cached = false;
+  bool copied = false;
   for (const SramRow& r : rows) {
     char pct[32] = "-";
     if (auto u = utilisationPercent(r)) std::snprintf(pct, sizeof pct, "%.1f%%", *u);
@@ -26,11 +27,17 @@ std::string renderSramTable(const std::vector<SramRow>& rows) {
       actual += "*";
       cached = true;
     }
-    cells.push_back({fn, r.core.empty() ? "-" : r.core, r.space, bytes(r.estimate), actual,
+    std::string estimate = bytes(r.estimate);
+    if (r.estimate && !r.estimate_from.empty()) {
+      estimate += "^";
+      copied = true;
+    }
+    cells.push_back({fn, r.core.empty() ? "-" : r.core, r.space, estimate, actual,
                      std::to_string(r.capacity), pct, std::to_string(r.tiles)});
   }
   std::string out = "SRAM usage (bytes)\n" + renderColumns(header, cells, 3);
   if (cached) out += "  * actual read from the compile cache: an earlier compile of the same sources, not compiled now\n";
+  if (copied) out += "  ^ estimate of the kernel the compiler copied into this one (<name>_<k>: unrolled or instanced)\n";
   return out;
 }
 

@@ -4,6 +4,9 @@
 #include "sram/sram_estimator.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
 
 #include "sram/sram_estimator_internal.h"
 
@@ -130,6 +133,46 @@ std::vector<SramRow> toSramRows(const std::vector<KernelEstimate>& kernels, cons
   return rows;
 }
 
+namespace {
+
+// "<base>_<k>" or "<base>_<k>_aic" / "_aiv" -> "<base>" / "<base>_aic": the kernel the compiler copied, or
+// empty when the name carries no copy suffix.
+std::string copiedKernel(const std::string& name) {
+  std::string split;
+  std::string stem = name;
+  for (const char* suffix : {"_aic", "_aiv"})
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, suffix) == 0) {
+      split = suffix;
+      stem.resize(stem.size() - 4);
+    }
+  std::size_t digits = stem.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(stem[digits - 1]))) --digits;
+  if (digits == stem.size() || digits < 2 || stem[digits - 1] != '_') return {};
+  return stem.substr(0, digits - 1) + split;
+}
+
+}  // namespace
+
+void fillCopyEstimates(std::vector<SramRow>& rows) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::size_t> estimated;  // (project, function, space)
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].estimate && rows[i].estimate_from.empty())
+      estimated.emplace(std::make_tuple(rows[i].project, rows[i].function, rows[i].space), i);
+  for (SramRow& r : rows) {
+    if (r.estimate || !r.actual) continue;
+    // foo_1_0 (a copy of a copy) falls back to foo_1, then to foo.
+    for (std::string base = copiedKernel(r.function); !base.empty(); base = copiedKernel(base)) {
+      auto it = estimated.find(std::make_tuple(r.project, base, r.space));
+      if (it == estimated.end()) continue;
+      const SramRow& source = rows[it->second];
+      r.estimate = source.estimate;
+      r.estimate_from = source.function;
+      if (r.capacity == 0) r.capacity = source.capacity;
+      break;
+    }
+  }
+}
+
 void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estimates) {
   // The rows of each (project, function, space), in row order: a lint of a model tree merges thousands of
   // rows, and a search through all of them for each was quadratic. A row renamed below is filed under its
@@ -176,7 +219,10 @@ void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estim
       file(rows.size() - 1);
       continue;
     }
-    if (e.estimate) it->estimate = e.estimate;
+    if (e.estimate) {
+      it->estimate = e.estimate;
+      it->estimate_from = e.estimate_from;
+    }
     if (e.actual) {
       // The compiler's own figures win for what both describe.
       it->actual = e.actual;
@@ -190,6 +236,7 @@ void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estim
     if (it->capacity == 0) it->capacity = e.capacity;
     if (it->core.empty()) it->core = e.core;
   }
+  fillCopyEstimates(rows);
 }
 
 }  // namespace portcheck::sram

@@ -68,5 +68,9 @@ std::vector<SramRow> toSramRows(const std::vector<KernelEstimate>& kernels, cons
 // estimates into compiler rows and compiler rows into estimates. An incoming <file>:<program> row
 // (a file compiling several programs) joins the <file> row of its kernel that has no actual yet.
 void mergeSramRows(std::vector<SramRow>& rows, const std::vector<SramRow>& estimates);
+// A compiler row without an estimate whose name is a copy of an estimated kernel (<name>_<k>, before a
+// _aic / _aiv split suffix: the compiler's copies of one kernel under unrolling and repeated instances)
+// takes that kernel's estimate, with estimate_from naming it. mergeSramRows ends with it.
+void fillCopyEstimates(std::vector<SramRow>& rows);
 
 }  // namespace portcheck::sram

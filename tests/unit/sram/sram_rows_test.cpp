@@ -97,5 +97,28 @@ TEST(SramRows, TheFirstRowOfANameTakesTheFigureAndARenamedRowIsFoundByItsNewName
   EXPECT_EQ(many[200].estimate, 200);  // k0 Vec
 }
 
+TEST(SramRows, TheCompilersCopiesOfAKernelTakeItsEstimateAndSaySo) {
+  // Unrolling and repeated instances: the compiler compiles decode_attn three times (decode_attn,
+  // decode_attn_0, decode_attn_1; split kernels keep the suffix before _aic / _aiv).
+  std::vector<SramRow> rows = {row("decode_attn", "Vec", std::nullopt, 65536), row("decode_attn_0", "Vec", std::nullopt, 65536),
+                               row("decode_attn_1", "Vec", std::nullopt, 66048), row("mix_2_aiv", "Vec", std::nullopt, 8192),
+                               row("layer_7", "Vec", std::nullopt, 4096), row("decode_attn_0", "Mat", std::nullopt, 512)};
+  sram::mergeSramRows(rows, {row("decode_attn", "Vec", 65536, std::nullopt), row("mix_aiv", "Vec", 8000, std::nullopt),
+                             row("layer_7", "Vec", 4000, std::nullopt)});
+  EXPECT_EQ(rows[1].estimate, 65536);
+  EXPECT_EQ(rows[1].estimate_from, "decode_attn");
+  EXPECT_EQ(rows[2].estimate, 65536);
+  EXPECT_EQ(rows[3].estimate, 8000);
+  EXPECT_EQ(rows[3].estimate_from, "mix_aiv");
+  EXPECT_EQ(rows[4].estimate, 4000) << "a kernel named like a copy that has its own estimate keeps it";
+  EXPECT_TRUE(rows[4].estimate_from.empty());
+  EXPECT_FALSE(rows[5].estimate) << "no estimate of decode_attn in Mat: nothing to copy";
+  EXPECT_TRUE(rows[0].estimate_from.empty());
+  // An exact estimate arriving later replaces the copied one.
+  sram::mergeSramRows(rows, {row("decode_attn_1", "Vec", 66000, std::nullopt)});
+  EXPECT_EQ(rows[2].estimate, 66000);
+  EXPECT_TRUE(rows[2].estimate_from.empty());
+}
+
 }  // namespace
 }  // namespace portcheck
