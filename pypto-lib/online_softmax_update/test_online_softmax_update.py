@@ -8,7 +8,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "online_softmax_update.py")
 
@@ -64,6 +64,9 @@ class GoldenTest(unittest.TestCase):
         B.golden_online_softmax_update_chain(tensors)
         self.assertGreater(tensors["out"].float().abs().max().item(), 10 * B.ATOL)
         self.assertFalse(torch.allclose(torch.zeros_like(tensors["out"]).float(), tensors["out"].float(), rtol=B.RTOL, atol=B.ATOL))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_online_softmax_update_chain)
 
 
 if __name__ == "__main__":
