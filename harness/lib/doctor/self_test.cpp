@@ -17,6 +17,7 @@ const std::vector<SelfTestProgram>& selfTestPrograms() {
       {"vector_bf16", "vector, BF16 in and out"},
       {"vector_int8", "vector, INT8 quantise and dequantise"},
       {"vector_carried_column", "vector, a [64, 1] column carried across loop iterations (a running max)"},
+      {"vector_recip_precise", "vector, precise reciprocal (pl.recip(..., high_precision=True))"},
       {"cube_fp32", "cube, FP32 matmul"},
       {"cube_bf16", "cube, BF16 x BF16 -> FP32 matmul"},
       {"mixed_bf16", "mixed cube+vector scope (TPUSH/TPOP), BF16"},
