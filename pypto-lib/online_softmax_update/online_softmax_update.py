@@ -132,7 +132,9 @@ SEED = 20260311
 # The correctness contract (docs/contract.md §8, blocks): every case under every seed. "scale"
 # multiplies the logits (x10: N(0, 30), a = exp(m_old - m) underflowing to 0 in most rows);
 # "shift" is how far the last block's logits are moved up (40: every earlier partial is rescaled by
-# ~exp(-40), the running max changes at the end).
+# ~exp(-40), the running max changes at the end); "offset" moves every logit (-200: each row's max far
+# below 0, so a running max that does not start at NEG_BIG, e.g. a dropped init store leaving 0,
+# underflows every block's weight exp(m_blk - m) to 0).
 CONTRACT = {
     "kind": "softmax",
     "seeds": [20260301, 7, 1234],
@@ -140,18 +142,19 @@ CONTRACT = {
         "base": {"category": "base"},
         "large": {"category": "large", "params": {"scale": 10.0}},
         "late_max": {"category": "asymmetric", "params": {"shift": 40.0}},
+        "negative": {"category": "asymmetric", "params": {"offset": -200.0}},
     },
 }
 
 
 def _case(params):
-    """(seed, scale, shift) of a contract case's params; the block's own run without them."""
+    """(seed, scale, shift, offset) of a contract case's params; the block's own run without them."""
     params = params or {}
-    return params.get("seed", SEED), params.get("scale", 1.0), params.get("shift", 4.0)
+    return params.get("seed", SEED), params.get("scale", 1.0), params.get("shift", 4.0), params.get("offset", 0.0)
 
 
 @functools.lru_cache(maxsize=4)
-def _scores_and_values(seed=SEED, scale=1.0, shift=4.0):
+def _scores_and_values(seed=SEED, scale=1.0, shift=4.0, offset=0.0):
     import torch
 
     gen = torch.Generator().manual_seed(seed)
@@ -159,6 +162,7 @@ def _scores_and_values(seed=SEED, scale=1.0, shift=4.0):
     s = torch.randn(Q_TILE, NUM_BLOCKS * KV_BLOCK, generator=gen) * (3.0 * scale)
     # The last block's logits are shifted up so the running max changes mid-way (a != 1).
     s[:, (NUM_BLOCKS - 1) * KV_BLOCK:] += shift
+    s += offset
     v = torch.randn(NUM_BLOCKS * KV_BLOCK, HEAD_DIM, generator=gen)
     return s, v
 
@@ -207,7 +211,7 @@ def _partials(case):
 
 
 def build_tensor_specs(params=None):
-    """The entry's arguments; `params` is a contract case's (seed, scale, shift), None the block's own run."""
+    """The entry's arguments; `params` is a contract case's (seed, scale, shift, offset), None the block's own run."""
     import torch
     from golden import TensorSpec
 
