@@ -4,10 +4,12 @@ Importing it exits with status 77 (ctest: skipped) when torch is missing. load_b
 block file with stand-ins for pypto.language and pypto-lib's `golden.TensorSpec`, so the block's
 constants, reference and golden functions are testable without a PyPTO build: the golden math is
 plain torch; the stand-ins only let decorators, annotations and `from golden import TensorSpec`
-evaluate.
+evaluate. contract_runs() expands a block's CONTRACT with port-check's own reader
+(harness/adapter/port_check_contract.py) into the inputs and expected outputs of every case run.
 """
 import collections
 import importlib.util
+import inspect
 import pathlib
 import sys
 import types
@@ -18,7 +20,9 @@ except ImportError:  # pragma: no cover - depends on the machine
     print("SKIP: torch is not installed")
     raise SystemExit(77)
 
-__all__ = ["TensorSpec", "load_block", "torch"]
+__all__ = ["TensorSpec", "check_contract_runs", "contract_runs", "load_block", "torch"]
+
+_ADAPTER = pathlib.Path(__file__).resolve().parents[1] / "harness" / "adapter"
 
 TensorSpec = collections.namedtuple(
     "TensorSpec", ["name", "shape", "dtype", "init_value", "is_output"], defaults=[None, False]
@@ -64,3 +68,53 @@ def load_block(path):
                 sys.modules.pop(k, None)
             else:
                 sys.modules[k] = v
+
+
+def contract_runs(block, golden_fn):
+    """[(run, tensors)] for every case run of the block's CONTRACT, as `port-check verify` makes them:
+    run is port-check's {"case", "category", "seed", "label", "params"}; tensors every argument of the
+    entry from build_tensor_specs(params), outputs filled by golden_fn (given params when it takes them)."""
+    if str(_ADAPTER) not in sys.path:
+        sys.path.insert(0, str(_ADAPTER))
+    import port_check_contract  # noqa: PLC0415 - port-check's reader, beside this repository's blocks
+
+    contract = port_check_contract.parse_contract(block.CONTRACT, getattr(block, "SEED", None))
+    takes_params = len(inspect.signature(golden_fn).parameters) > 1
+    runs = []
+    for run in port_check_contract.expand(contract, {}):
+        tensors = {}
+        for spec in block.build_tensor_specs(run["params"]):
+            value = spec.init_value() if spec.init_value is not None else torch.zeros(spec.shape, dtype=spec.dtype)
+            tensors[spec.name] = value.clone()
+        if takes_params:
+            golden_fn(tensors, run["params"])
+        else:
+            golden_fn(tensors)
+        runs.append((run, tensors))
+    return runs
+
+
+def check_contract_runs(test, block, golden_fn):
+    """What every block's contract must give (docs/contract.md §8): each case's inputs and expected
+    outputs differ from one seed to the next (else a port that ignores its inputs passes, GOLD020 cannot
+    see it), and each case's params change the inputs the base case has."""
+    runs = contract_runs(block, golden_fn)
+    outputs = [s.name for s in block.build_tensor_specs() if s.is_output]
+    by_case = collections.defaultdict(list)
+    for run, tensors in runs:
+        by_case[run["case"]].append((run, tensors))
+    test.assertIn("base", by_case)
+    for case, seen in by_case.items():
+        test.assertGreaterEqual(len(seen), 3, case)
+        first = seen[0][1]
+        for run, tensors in seen[1:]:
+            for name in outputs:
+                test.assertFalse(torch.equal(tensors[name], first[name]), f"{run['label']}: {name} as under another seed")
+            inputs = [n for n in tensors if n not in outputs]
+            test.assertTrue(any(not torch.equal(tensors[n], first[n]) for n in inputs), f"{run['label']}: same inputs")
+    base = by_case["base"][0][1]
+    for case, seen in by_case.items():
+        if case != "base":
+            inputs = [n for n in base if n not in outputs]
+            test.assertTrue(any(not torch.equal(seen[0][1][n], base[n]) for n in inputs), f"{case}: the base's inputs")
+    return runs

@@ -6,11 +6,10 @@ changed guard byte means the kernel wrote outside its tensor.
 
 guard_mode "host_view": the guard lives in the host buffer the program is called with. This catches an
 overrun only when the runtime writes the tensor's results into that host memory in place (the mock
-simulator of the tests does). Whether the real runtime (simpler's host side) does that, or copies each
-tensor into device (simulated) memory of the tensor's own size and back, is not known yet: in the
-second case its copy-back covers exactly the tensor and an overrun on the device side never shows here.
-What is known (PyPTO's runner and simpler's Worker.make_tensor_arg, read, not run): a contiguous CPU
-view is a legal argument, and simpler names the view's whole storage with the view's byte offset.
+simulator of the tests does). The real runtime does not: simpler stages each tensor into a device buffer
+of exactly its bytes and copies exactly those back (runtime_maker.cpp, stage_device_args), so a
+device-side overrun never reaches this guard. Measured on a2a3sim: a 512-byte overrun passed its
+contract unseen, a 2048-byte one crashed the run process (GOLD014); docs/run-stage.md.
 """
 
 from __future__ import annotations

@@ -92,8 +92,10 @@ int main(int argc, char** argv) {
   auto* run = common(app.add_subcommand("run", "Compile, run on the simulator and compare every output with the golden"));
   run->add_option("paths", paths, "Projects, projects/ or program files");
   auto* verify = common(app.add_subcommand(
-      "verify", "Run each port's correctness contract: every case and seed on a2a3sim and a5sim (docs/contract.md)"));
-  verify->add_option("paths", paths, "Projects (projects/<name>) or projects/")->required();
+      "verify", "Run each port's and pypto-lib block's correctness contract: every case and seed on a2a3sim and a5sim "
+                "(docs/contract.md)"));
+  verify->add_option("paths", paths, "Projects (projects/<name>, projects/) or pypto-lib blocks (pypto-lib/<block>, pypto-lib/)")
+      ->required();
   VerifyOptions verify_options;
   verify->add_option("--mutants", verify_options.mutants,
                      "Also run up to N mutants of each port that passes (one store dropped or one operation "

@@ -79,29 +79,44 @@ RTOL = 1e-5
 ATOL = 1e-4
 SEED = 20260315
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed; "scale"
+# multiplies q, k and v (|S| up to ~700 at x4, where an FP32 evaluation summing strictly left to
+# right uses a quarter of the allowance). P stays in (0, 1], as the prepare kernel makes it.
+CONTRACT = {
+    "kind": "matmul",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 4.0}},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _operands():
+
+@functools.lru_cache(maxsize=4)
+def _operands(seed=SEED, scale=1.0):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
-    q = torch.randn(Q_TILE, HEAD_DIM, generator=gen).to(torch.bfloat16)
-    k = torch.randn(KV_BLOCK, HEAD_DIM, generator=gen).to(torch.bfloat16)
+    gen = torch.Generator().manual_seed(seed)
+    q = (torch.randn(Q_TILE, HEAD_DIM, generator=gen) * scale).to(torch.bfloat16)
+    k = (torch.randn(KV_BLOCK, HEAD_DIM, generator=gen) * scale).to(torch.bfloat16)
     # P as the prepare kernel makes it: BF16 values in (0, 1].
     p = torch.rand(Q_TILE, KV_BLOCK, generator=gen).to(torch.bfloat16)
-    v = torch.randn(KV_BLOCK, HEAD_DIM, generator=gen).to(torch.bfloat16)
+    v = (torch.randn(KV_BLOCK, HEAD_DIM, generator=gen) * scale).to(torch.bfloat16)
     return q, k, p, v
 
 
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0))
     return [
-        TensorSpec("q_tile", [Q_TILE, HEAD_DIM], torch.bfloat16, init_value=lambda: _operands()[0]),
-        TensorSpec("k_blk", [KV_BLOCK, HEAD_DIM], torch.bfloat16, init_value=lambda: _operands()[1]),
-        TensorSpec("p", [Q_TILE, KV_BLOCK], torch.bfloat16, init_value=lambda: _operands()[2]),
-        TensorSpec("v_blk", [KV_BLOCK, HEAD_DIM], torch.bfloat16, init_value=lambda: _operands()[3]),
+        TensorSpec("q_tile", [Q_TILE, HEAD_DIM], torch.bfloat16, init_value=lambda: _operands(*case)[0]),
+        TensorSpec("k_blk", [KV_BLOCK, HEAD_DIM], torch.bfloat16, init_value=lambda: _operands(*case)[1]),
+        TensorSpec("p", [Q_TILE, KV_BLOCK], torch.bfloat16, init_value=lambda: _operands(*case)[2]),
+        TensorSpec("v_blk", [KV_BLOCK, HEAD_DIM], torch.bfloat16, init_value=lambda: _operands(*case)[3]),
         TensorSpec("s", [Q_TILE, KV_BLOCK], torch.float32, is_output=True),
         TensorSpec("o_blk", [Q_TILE, HEAD_DIM], torch.float32, is_output=True),
     ]

@@ -8,7 +8,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "attention_matmul.py")
 
@@ -38,6 +38,18 @@ class MatmulGoldenTest(unittest.TestCase):
         exact = q @ k.T
         self.assertTrue(torch.allclose(self.t["s"].double(), exact, rtol=B.RTOL, atol=B.ATOL))
         self.assertLess(exact.abs().max().item(), 60.0)  # the magnitude the ATOL argument assumes
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_attention_matmul_block)
+
+    def test_fp32_summation_fits_the_tolerance_in_every_contract_case(self):
+        for run, t in contract_runs(B, B.golden_attention_matmul_block):
+            s = torch.zeros(B.Q_TILE, B.KV_BLOCK)
+            for d in range(B.HEAD_DIM):  # strictly left to right: the worst order
+                s += t["q_tile"][:, d : d + 1].float() * t["k_blk"][:, d : d + 1].float().T
+            self.assertTrue(torch.allclose(s, t["s"], rtol=B.RTOL, atol=B.ATOL), run["label"])
+            o = t["p"].float() @ t["v_blk"].float()
+            self.assertTrue(torch.allclose(o, t["o_blk"], rtol=B.RTOL, atol=B.ATOL), run["label"])
 
 
 if __name__ == "__main__":

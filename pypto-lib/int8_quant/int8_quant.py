@@ -73,12 +73,32 @@ RTOL = 1e-6
 ATOL = 1.0
 SEED = 20260313
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed. "scale"
+# multiplies x: 64 is far above 1, 1e-7 puts most rows' amax below AMAX_EPS (the clamp decides
+# the step); "zero_rows" zeroes more rows than the base's row 5. q is compared in quantisation
+# steps: at most 64 of its 8192 elements one step off (a product within an FP32 ULP of a .5
+# boundary), none further; scale is one FP32 rounding of an exact amax.
+CONTRACT = {
+    "kind": "quantize",
+    "seeds": [20260313, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 64.0}},
+        "small": {"category": "small", "params": {"scale": 1.0e-7}},
+        "zero": {"category": "zero", "params": {"zero_rows": [0, 31, 63]}},
+    },
+    "compare": {
+        "q": {"max_steps": {"1": 64}},
+        "scale": {"rtol": 1e-6, "atol": 0.0},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _x():
+
+@functools.lru_cache(maxsize=4)
+def _x(seed=SEED, scale=1.0, zero_rows=()):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     x = torch.randn(ROWS, COLS, generator=gen)
     # Activation outliers (one large channel in some rows) decide amax and so the scale.
     x[::4, 7] *= 40.0
@@ -86,6 +106,8 @@ def _x():
     x[5, :] = 0.0
     # A row of one repeated value: every element quantises to +-127 exactly.
     x[9, :] = -0.25
+    x = x * scale
+    x[list(zero_rows), :] = 0.0
     return x
 
 
@@ -99,12 +121,15 @@ def quant_reference(x):
     return q, amax * (1.0 / INT8_MAX)
 
 
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale, zero_rows), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0), tuple(params.get("zero_rows", ())))
     return [
-        TensorSpec("x", [ROWS, COLS], torch.float32, init_value=_x),
+        TensorSpec("x", [ROWS, COLS], torch.float32, init_value=lambda: _x(*case)),
         TensorSpec("q", [ROWS, COLS], torch.int8, is_output=True),
         TensorSpec("scale", [1, ROWS], torch.float32, is_output=True),
     ]

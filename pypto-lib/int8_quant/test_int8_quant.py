@@ -8,7 +8,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "int8_quant.py")
 
@@ -44,6 +44,9 @@ class QuantTest(unittest.TestCase):
         rtol, atol = B.TOLERANCES["q"]
         shifted = tensors["q"].float() + 2
         self.assertFalse(torch.allclose(shifted, tensors["q"].float(), rtol=rtol, atol=atol))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_int8_quant_rows_block)
 
 
 if __name__ == "__main__":

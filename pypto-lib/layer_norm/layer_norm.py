@@ -82,12 +82,24 @@ RTOL = 1e-4
 ATOL = 1e-5
 SEED = 20260306
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed; "scale"
+# multiplies x (offsets and outlier included), so the tolerance above must hold from 1e-3 to 1e3.
+CONTRACT = {
+    "kind": "norm",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 1000.0}},
+        "small": {"category": "small", "params": {"scale": 1.0e-3}},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _inputs():
+
+@functools.lru_cache(maxsize=4)
+def _inputs(seed=SEED, scale=1.0):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     x = torch.randn(ROWS, HIDDEN, generator=gen)
     # Row scales 0.1 .. 10 and mean offsets -8 .. 8: the offset breaks a one-pass variance.
     x = x * torch.pow(10.0, torch.rand(ROWS, 1, generator=gen) * 2.0 - 1.0) + (torch.rand(ROWS, 1, generator=gen) * 16.0 - 8.0)
@@ -95,7 +107,7 @@ def _inputs():
     x[9, :] = 0.0            # variance 0: the output is beta
     gamma = torch.rand(1, HIDDEN, generator=gen) + 0.5
     beta = torch.randn(1, HIDDEN, generator=gen) * 0.1
-    return x, gamma, beta
+    return x * scale, gamma, beta
 
 
 def layer_norm_reference(x, gamma, beta, eps=EPS):
@@ -106,14 +118,17 @@ def layer_norm_reference(x, gamma, beta, eps=EPS):
     return (centered / (var + eps).sqrt() * gamma.double() + beta.double()).float()
 
 
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0))
     return [
-        TensorSpec("x", [ROWS, HIDDEN], torch.float32, init_value=lambda: _inputs()[0]),
-        TensorSpec("gamma", [1, HIDDEN], torch.float32, init_value=lambda: _inputs()[1]),
-        TensorSpec("beta", [1, HIDDEN], torch.float32, init_value=lambda: _inputs()[2]),
+        TensorSpec("x", [ROWS, HIDDEN], torch.float32, init_value=lambda: _inputs(*case)[0]),
+        TensorSpec("gamma", [1, HIDDEN], torch.float32, init_value=lambda: _inputs(*case)[1]),
+        TensorSpec("beta", [1, HIDDEN], torch.float32, init_value=lambda: _inputs(*case)[2]),
         TensorSpec("y", [ROWS, HIDDEN], torch.float32, is_output=True),
     ]
 

@@ -9,7 +9,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "layer_norm.py")
 
@@ -64,6 +64,14 @@ class LayerNormTest(unittest.TestCase):
         tensors = {s.name: (s.init_value() if s.init_value else torch.zeros(s.shape, dtype=s.dtype)) for s in specs}
         B.golden_layer_norm_block(tensors)
         self.assertTrue(torch.equal(tensors["y"], self.y))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_layer_norm_block)
+
+    def test_kernel_formula_fits_the_tolerance_in_every_contract_case(self):
+        for run, t in contract_runs(B, B.golden_layer_norm_block):
+            replay = kernel_replay(t["x"], t["gamma"], t["beta"], sequential=False)
+            self.assertLess(allowance_used(replay, t["y"]), 0.5, run["label"])
 
 
 if __name__ == "__main__":

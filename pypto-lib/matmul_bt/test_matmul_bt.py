@@ -9,7 +9,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "matmul_bt.py")
 
@@ -52,6 +52,17 @@ class MatmulBtTest(unittest.TestCase):
         tensors = {s.name: (s.init_value() if s.init_value else torch.zeros(s.shape, dtype=s.dtype)) for s in specs}
         B.golden_matmul_bt_block(tensors)
         self.assertTrue(torch.equal(tensors["y"], self.y))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_matmul_bt_block)
+
+    def test_fp32_accumulation_fits_the_tolerance_in_every_contract_case(self):
+        for run, t in contract_runs(B, B.golden_matmul_bt_block):
+            chunked = torch.zeros(B.TOKENS, B.HIDDEN)
+            for k0 in range(0, B.INTER, B.K_TILE):
+                chunked += t["a"][:, k0 : k0 + B.K_TILE].float() @ t["w"][:, k0 : k0 + B.K_TILE].float().t()
+            self.assertTrue(passes(chunked, t["y"]), run["label"])
+            self.assertTrue(passes(t["a"].float() @ t["w"].float().t(), t["y"]), run["label"])  # another order
 
 
 if __name__ == "__main__":

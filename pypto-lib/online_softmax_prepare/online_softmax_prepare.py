@@ -74,14 +74,33 @@ RTOL = 1.6e-2
 ATOL = 1e-3
 SEED = 20260312
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed. Every case
+# masks the columns >= TEST_VALID_LEN; "scale" multiplies the scores (x30: scaled scores ~ N(0, 30),
+# P one-hot in most rows); "neg_inf_every" puts -inf in every n-th valid score (a mask applied
+# upstream), never a whole row.
+CONTRACT = {
+    "kind": "softmax",
+    "masked": True,
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 30.0}},
+        "masked_scores": {"category": "neg_inf", "params": {"neg_inf_every": 5}},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _scores():
+
+@functools.lru_cache(maxsize=4)
+def _scores(seed=SEED, scale=1.0, neg_inf_every=0):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     # Raw QK^T scores of BF16 q, k ~ N(0, 1) with head_dim 128: N(0, sqrt(128)) before scaling.
-    s = torch.randn(Q_TILE, KV_BLOCK, generator=gen) * 11.3
+    s = torch.randn(Q_TILE, KV_BLOCK, generator=gen) * (11.3 * scale)
+    if neg_inf_every:
+        # -inf at every n-th (row + column), row by row shifted: at most one in n of a row's valid scores.
+        index = torch.arange(Q_TILE)[:, None] + torch.arange(KV_BLOCK)[None, :]
+        s[index % neg_inf_every == 0] = float("-inf")
     # A very large score in a padded column: must not reach the max or the sum.
     s[:, KV_BLOCK - 1] = 1.0e4
     return s
@@ -98,12 +117,15 @@ def prepare_reference(s, scale, valid_len):
     return p_bf16, m, p_bf16.float().sum(dim=-1)
 
 
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale, neg_inf_every), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0), params.get("neg_inf_every", 0))
     return [
-        TensorSpec("s", [Q_TILE, KV_BLOCK], torch.float32, init_value=_scores),
+        TensorSpec("s", [Q_TILE, KV_BLOCK], torch.float32, init_value=lambda: _scores(*case)),
         TensorSpec("p", [Q_TILE, KV_BLOCK], torch.bfloat16, is_output=True),
         TensorSpec("m_blk", [1, Q_TILE], torch.float32, is_output=True),
         TensorSpec("l_blk", [1, Q_TILE], torch.float32, is_output=True),

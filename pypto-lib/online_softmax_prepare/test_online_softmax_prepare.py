@@ -8,7 +8,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "online_softmax_prepare.py")
 
@@ -43,6 +43,9 @@ class PrepareTest(unittest.TestCase):
         self.assertEqual(tensors["p"].dtype, torch.bfloat16)
         self.assertGreater(tensors["l_blk"].min().item(), 1.0 - 1e-6)
         self.assertEqual(tuple(tensors["m_blk"].shape), (1, B.Q_TILE))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_online_softmax_prepare_block)
 
 
 if __name__ == "__main__":

@@ -129,16 +129,40 @@ RTOL = 1.6e-2
 ATOL = 1e-3
 SEED = 20260311
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed. "scale"
+# multiplies the logits (x10: N(0, 30), a = exp(m_old - m) underflowing to 0 in most rows);
+# "shift" is how far the last block's logits are moved up (40: every earlier partial is rescaled by
+# ~exp(-40), the running max changes at the end); "offset" moves every logit (-200: each row's max far
+# below 0, so a running max that does not start at NEG_BIG, e.g. a dropped init store leaving 0,
+# underflows every block's weight exp(m_blk - m) to 0).
+CONTRACT = {
+    "kind": "softmax",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 10.0}},
+        "late_max": {"category": "asymmetric", "params": {"shift": 40.0}},
+        "negative": {"category": "asymmetric", "params": {"offset": -200.0}},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _scores_and_values():
+
+def _case(params):
+    """(seed, scale, shift, offset) of a contract case's params; the block's own run without them."""
+    params = params or {}
+    return params.get("seed", SEED), params.get("scale", 1.0), params.get("shift", 4.0), params.get("offset", 0.0)
+
+
+@functools.lru_cache(maxsize=4)
+def _scores_and_values(seed=SEED, scale=1.0, shift=4.0, offset=0.0):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     # N(0, 3) logits: a missing max subtraction or a skipped rescale is visible at once.
-    s = torch.randn(Q_TILE, NUM_BLOCKS * KV_BLOCK, generator=gen) * 3.0
+    s = torch.randn(Q_TILE, NUM_BLOCKS * KV_BLOCK, generator=gen) * (3.0 * scale)
     # The last block's logits are shifted up so the running max changes mid-way (a != 1).
-    s[:, (NUM_BLOCKS - 1) * KV_BLOCK:] += 4.0
+    s[:, (NUM_BLOCKS - 1) * KV_BLOCK:] += shift
+    s += offset
     v = torch.randn(NUM_BLOCKS * KV_BLOCK, HEAD_DIM, generator=gen)
     return s, v
 
@@ -181,37 +205,29 @@ def merge_reference(m_blocks, l_blocks, o_blocks):
     return o / l[:, None]
 
 
-def _init_m_blocks():
-    s, v = _scores_and_values()
-    return block_partials(s, v)[0]
+@functools.lru_cache(maxsize=4)
+def _partials(case):
+    return block_partials(*_scores_and_values(*case))
 
 
-def _init_l_blocks():
-    s, v = _scores_and_values()
-    return block_partials(s, v)[1]
-
-
-def _init_o_blocks():
-    s, v = _scores_and_values()
-    return block_partials(s, v)[2]
-
-
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale, shift, offset), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    case = _case(params)
     return [
-        TensorSpec("m_blocks", [NUM_BLOCKS, Q_TILE], torch.float32, init_value=_init_m_blocks),
-        TensorSpec("l_blocks", [NUM_BLOCKS, Q_TILE], torch.float32, init_value=_init_l_blocks),
-        TensorSpec("o_blocks", [NUM_BLOCKS * Q_TILE, HEAD_DIM], torch.float32, init_value=_init_o_blocks),
+        TensorSpec("m_blocks", [NUM_BLOCKS, Q_TILE], torch.float32, init_value=lambda: _partials(case)[0]),
+        TensorSpec("l_blocks", [NUM_BLOCKS, Q_TILE], torch.float32, init_value=lambda: _partials(case)[1]),
+        TensorSpec("o_blocks", [NUM_BLOCKS * Q_TILE, HEAD_DIM], torch.float32, init_value=lambda: _partials(case)[2]),
         TensorSpec("out", [Q_TILE, HEAD_DIM], torch.bfloat16, is_output=True),
     ]
 
 
-def golden_online_softmax_update_chain(tensors):
+def golden_online_softmax_update_chain(tensors, params=None):
     import torch
 
-    s, v = _scores_and_values()
+    s, v = _scores_and_values(*_case(params))
     tensors["out"][:] = (torch.softmax(s, dim=-1) @ v).to(torch.bfloat16)
 
 

@@ -8,7 +8,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "online_softmax_update.py")
 
@@ -64,6 +64,31 @@ class GoldenTest(unittest.TestCase):
         B.golden_online_softmax_update_chain(tensors)
         self.assertGreater(tensors["out"].float().abs().max().item(), 10 * B.ATOL)
         self.assertFalse(torch.allclose(torch.zeros_like(tensors["out"]).float(), tensors["out"].float(), rtol=B.RTOL, atol=B.ATOL))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_online_softmax_update_chain)
+
+    def test_the_negative_case_fails_a_running_max_that_does_not_start_at_neg_big(self):
+        # A dropped init store leaves m_run at 0 (what the mutation check's GOLD024 found): harmless while a
+        # row's max is above 0, every block weight exp(m_blk - 0) underflows when it is far below.
+        def merge_from(m0, m_blocks, l_blocks, o_blocks):
+            rows = m_blocks.shape[1]
+            m, l, o = torch.full((rows,), m0), torch.zeros(rows), torch.zeros(rows, o_blocks.shape[1])
+            for j in range(m_blocks.shape[0]):
+                m_new = torch.maximum(m, m_blocks[j])
+                a, b = torch.exp(m - m_new), torch.exp(m_blocks[j] - m_new)
+                l = a * l + b * l_blocks[j]
+                o = a[:, None] * o + b[:, None] * o_blocks[j * rows:(j + 1) * rows]
+                m = m_new
+            return (o / l[:, None]).to(torch.bfloat16).float()
+
+        def passes(got, want):
+            return torch.allclose(got, want.float(), rtol=B.RTOL, atol=B.ATOL)
+
+        for run, t in contract_runs(B, B.golden_online_softmax_update_chain):
+            parts = (t["m_blocks"], t["l_blocks"], t["o_blocks"])
+            self.assertTrue(passes(merge_from(B.NEG_BIG, *parts), t["out"]), run["label"])
+            self.assertEqual(passes(merge_from(0.0, *parts), t["out"]), run["case"] != "negative", run["label"])
 
 
 if __name__ == "__main__":

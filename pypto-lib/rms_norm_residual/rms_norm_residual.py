@@ -97,12 +97,25 @@ RTOL = 1.6e-2
 ATOL = 1e-3
 SEED = 20260305
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed; "scale"
+# multiplies x and residual (so h), from 1e-2 to 1e2: a sum of squares that overflows or
+# underflows, or an eps that dominates, shows there.
+CONTRACT = {
+    "kind": "norm",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 100.0}},
+        "small": {"category": "small", "params": {"scale": 0.01}},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _inputs():
+
+@functools.lru_cache(maxsize=4)
+def _inputs(seed=SEED, scale=1.0):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     x = torch.randn(ROWS, HIDDEN, generator=gen)
     # Rows of very different scale (0.01 .. 100): a normalisation bug is a scale error, not noise.
     residual = torch.randn(ROWS, HIDDEN, generator=gen) * torch.pow(10.0, torch.rand(ROWS, 1, generator=gen) * 4.0 - 2.0)
@@ -110,7 +123,7 @@ def _inputs():
     x[5, :] = 0.25                  # a constant row: y = sign(h) * weight
     residual[5, :] = 0.5
     weight = torch.rand(1, HIDDEN, generator=gen) + 0.5
-    return x.to(torch.bfloat16), residual.to(torch.bfloat16), weight.to(torch.bfloat16)
+    return (x * scale).to(torch.bfloat16), (residual * scale).to(torch.bfloat16), weight.to(torch.bfloat16)
 
 
 def rms_norm_residual_reference(x, residual, weight, eps=EPS):
@@ -122,14 +135,17 @@ def rms_norm_residual_reference(x, residual, weight, eps=EPS):
     return (h * inv_rms * weight.float()).to(torch.bfloat16), h.to(torch.bfloat16)
 
 
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0))
     return [
-        TensorSpec("x", [ROWS, HIDDEN], torch.bfloat16, init_value=lambda: _inputs()[0]),
-        TensorSpec("residual", [ROWS, HIDDEN], torch.bfloat16, init_value=lambda: _inputs()[1]),
-        TensorSpec("weight", [1, HIDDEN], torch.bfloat16, init_value=lambda: _inputs()[2]),
+        TensorSpec("x", [ROWS, HIDDEN], torch.bfloat16, init_value=lambda: _inputs(*case)[0]),
+        TensorSpec("residual", [ROWS, HIDDEN], torch.bfloat16, init_value=lambda: _inputs(*case)[1]),
+        TensorSpec("weight", [1, HIDDEN], torch.bfloat16, init_value=lambda: _inputs(*case)[2]),
         TensorSpec("y", [ROWS, HIDDEN], torch.bfloat16, is_output=True),
         TensorSpec("residual_out", [ROWS, HIDDEN], torch.bfloat16, is_output=True),
     ]

@@ -9,7 +9,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "rms_norm_residual.py")
 
@@ -79,6 +79,15 @@ class RmsNormResidualTest(unittest.TestCase):
         B.golden_rms_norm_residual_block(tensors)
         self.assertTrue(torch.equal(tensors["y"], self.y))
         self.assertTrue(torch.equal(tensors["residual_out"], self.residual_out))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_rms_norm_residual_block)
+
+    def test_kernel_algorithm_fits_the_tolerance_in_every_contract_case(self):
+        for run, t in contract_runs(B, B.golden_rms_norm_residual_block):
+            y, residual_out = kernel_replay(t["x"], t["residual"], t["weight"])
+            self.assertTrue(passes(y, t["y"]), run["label"])
+            self.assertTrue(torch.equal(residual_out, t["residual_out"]), run["label"])
 
 
 if __name__ == "__main__":

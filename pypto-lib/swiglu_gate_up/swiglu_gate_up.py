@@ -95,19 +95,31 @@ RTOL = 1.6e-2
 ATOL = 1e-3
 SEED = 20260307
 
+# The correctness contract (docs/contract.md §8, blocks): every case under every seed; "scale"
+# multiplies x (gate and up x8: silu deep in its linear and its zero regions, exp(-gate)
+# overflowing for the most negative gates).
+CONTRACT = {
+    "kind": "mlp",
+    "seeds": [20260301, 7, 1234],
+    "cases": {
+        "base": {"category": "base"},
+        "large": {"category": "large", "params": {"scale": 8.0}},
+    },
+}
 
-@functools.lru_cache(maxsize=1)
-def _inputs():
+
+@functools.lru_cache(maxsize=4)
+def _inputs(seed=SEED, scale=1.0):
     import torch
 
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(seed)
     x = torch.randn(TOKENS, HIDDEN, generator=gen)
     x[:, 11] *= 8.0          # an outlier channel
     # Trained-layer scale (std 1 / sqrt(fan_in), gate twice that): gate spans the range where silu
     # is neither linear nor zero.
     w_gate = torch.randn(INTER, HIDDEN, generator=gen) * (2.0 / HIDDEN**0.5)
     w_up = torch.randn(INTER, HIDDEN, generator=gen) * (1.0 / HIDDEN**0.5)
-    return x.to(torch.bfloat16), w_gate.to(torch.bfloat16), w_up.to(torch.bfloat16)
+    return (x * scale).to(torch.bfloat16), w_gate.to(torch.bfloat16), w_up.to(torch.bfloat16)
 
 
 def swiglu_gate_up_reference(x, w_gate, w_up):
@@ -119,14 +131,17 @@ def swiglu_gate_up_reference(x, w_gate, w_up):
     return (torch.nn.functional.silu(gate) * up).to(torch.bfloat16)
 
 
-def build_tensor_specs():
+def build_tensor_specs(params=None):
+    """The entry's arguments; `params` is a contract case's (seed, scale), None the block's own run."""
     import torch
     from golden import TensorSpec
 
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0))
     return [
-        TensorSpec("x", [TOKENS, HIDDEN], torch.bfloat16, init_value=lambda: _inputs()[0]),
-        TensorSpec("w_gate", [INTER, HIDDEN], torch.bfloat16, init_value=lambda: _inputs()[1]),
-        TensorSpec("w_up", [INTER, HIDDEN], torch.bfloat16, init_value=lambda: _inputs()[2]),
+        TensorSpec("x", [TOKENS, HIDDEN], torch.bfloat16, init_value=lambda: _inputs(*case)[0]),
+        TensorSpec("w_gate", [INTER, HIDDEN], torch.bfloat16, init_value=lambda: _inputs(*case)[1]),
+        TensorSpec("w_up", [INTER, HIDDEN], torch.bfloat16, init_value=lambda: _inputs(*case)[2]),
         TensorSpec("h", [TOKENS, INTER], torch.bfloat16, is_output=True),
     ]
 

@@ -11,7 +11,7 @@ import unittest
 import functools
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from block_testing import load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
+from block_testing import check_contract_runs, contract_runs, load_block, torch  # noqa: E402  (exits 77, skipped, without torch)
 
 B = load_block(pathlib.Path(__file__).resolve().parent / "swiglu_gate_up.py")
 
@@ -82,6 +82,19 @@ class SwigluGateUpTest(unittest.TestCase):
         tensors = {s.name: (s.init_value() if s.init_value else torch.zeros(s.shape, dtype=s.dtype)) for s in specs}
         B.golden_swiglu_gate_up_block(tensors)
         self.assertTrue(torch.equal(tensors["h"], self.h))
+
+    def test_contract_cases_differ_by_seed_and_from_the_base(self):
+        check_contract_runs(self, B, B.golden_swiglu_gate_up_block)
+
+    def test_kernel_epilogue_fits_the_tolerance_in_every_contract_case(self):
+        for run, t in contract_runs(B, B.golden_swiglu_gate_up_block):
+            gate = torch.zeros(B.TOKENS, B.INTER)
+            up = torch.zeros(B.TOKENS, B.INTER)
+            for k0 in range(0, B.HIDDEN, B.K_TILE):
+                xc = t["x"][:, k0 : k0 + B.K_TILE].float()
+                gate += xc @ t["w_gate"][:, k0 : k0 + B.K_TILE].float().t()
+                up += xc @ t["w_up"][:, k0 : k0 + B.K_TILE].float().t()
+            self.assertTrue(passes(epilogue(gate, up), t["h"]), run["label"])
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 mode, against the stand-in pypto of tests/fixtures/run/mock-pypto (its "simulator" runs the entry's
 Python body on the host tensors): every case of golden.py's CONTRACT under every seed, the comparators
 and statistics, the checks against gamed goldens (GOLD020-GOLD023), frozen goldens, --case,
---no-contract, contract errors, and a golden.py without CONTRACT running once as before."""
+--no-contract, contract errors, a golden.py without CONTRACT running once as before, and a pypto-lib block
+whose build_tensor_specs(params) draws each case's inputs (§8)."""
 import json
 import os
 import subprocess
@@ -113,6 +114,51 @@ def quant(x, q):
     @BODY@
 '''
 
+
+# A pypto-lib block (docs/contract.md §8): one program file, its inputs drawn by build_tensor_specs(params) with
+# TensorSpec init_value callables on generators of their own, its golden given the params.
+BLOCK = '''
+import functools
+
+import pypto.language as pl
+import torch
+
+SEED = 5
+RTOL = 1e-6
+ATOL = 1e-6
+CONTRACT = {
+    "kind": "elementwise",
+    "seeds": [1, 2, 3],
+    "cases": {"base": {"category": "base"}, "large": {"category": "large", "params": {"scale": 100.0}}},
+}
+
+
+@pl.jit
+def double_block(x, y):
+    y[:] = x * 2.0
+
+
+@functools.lru_cache(maxsize=4)
+def _x(seed, scale):
+    return torch.randn(16, 32, generator=torch.Generator().manual_seed(seed)) * scale
+
+
+def build_tensor_specs(params=None):
+    from golden import TensorSpec
+
+    params = params or {}
+    case = (params.get("seed", SEED), params.get("scale", 1.0))
+    return [
+        TensorSpec("x", [16, 32], torch.float32, init_value=lambda: _x(*case)),
+        TensorSpec("y", [16, 32], torch.float32, is_output=True),
+    ]
+
+
+def golden_double_block(tensors, params=None):
+    if not torch.equal(tensors["x"], _x(params["seed"], params.get("scale", 1.0))):
+        raise ValueError("the inputs are not the case's")
+    tensors["y"][:] = tensors["x"] * 2.0
+'''
 
 @unittest.skipUnless(HAVE_TORCH, "torch is not installed for this interpreter")
 class ContractRunTest(unittest.TestCase):
@@ -365,6 +411,27 @@ class ContractRunTest(unittest.TestCase):
         proc, data = self.run_mode("--case", "base/7", "--no-guard", run="overrun", expect_code=0)
         self.assertEqual((data["guard_mode"], data["contract"]["guard"]), ("off", []))
         self.assertIn("no room outside the tensor", proc.stdout + proc.stderr)
+
+    def test_a_block_draws_each_cases_inputs_from_build_tensor_specs_params(self):
+        path = self.write("pypto-lib/double_block/double_block.py", BLOCK)
+        out = os.path.join(self.root, "out")
+        result = os.path.join(self.root, "result.json")
+        env = dict(os.environ, PYTHONPATH=MOCK, NO_COLOR="1", MOCK_PTOAS="/usr/bin/true")
+        env.pop("MOCK_RUN", None)
+        proc = subprocess.run([sys.executable, "-B", ADAPTER, "--program-file", path, "--platform", "a2a3",
+                               "--out-dir", out, "--result", result, "--mode", "run"],
+                              env=env, capture_output=True, text=True, timeout=240)
+        with open(result) as f:
+            data = json.load(f)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        self.assertEqual((data["status"], data["inputs_source"], data["golden_function"]),
+                         ("ok", "build_tensor_specs", "golden_double_block"))
+        self.assertTrue(data["passed"])
+        cases = data["contract"]["cases"]
+        self.assertEqual([f"{c['id']}/{c['seed']}" for c in cases],
+                         [f"{case}/{seed}" for case in ("base", "large") for seed in (1, 2, 3)])
+        self.assertTrue(all(c["passed"] for c in cases))
+        self.assertEqual(data["contract"]["gaming"], [])  # each seed its own inputs and outputs: no GOLD020
 
     # ---- frozen goldens
 

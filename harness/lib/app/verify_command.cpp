@@ -1,5 +1,5 @@
-// port-check verify: the correctness contract of each port (docs/contract.md), every case under every
-// seed, on every simulator: lint (the PROJ contract rules among the rest), then compile and run per
+// port-check verify: the correctness contract of each port and pypto-lib block (docs/contract.md; a block is a
+// program file whose golden section declares it, §8), every case under every seed, on every simulator: lint (the PROJ contract rules among the rest), then compile and run per
 // platform, a2a3sim and a5sim unless --platform names one.
 #include <chrono>
 
@@ -31,7 +31,7 @@ int runVerify(const CommonOptions& options, const CompileOptions& compile, const
               const Io& io, const VerifyOptions& verify) {
   auto start = std::chrono::steady_clock::now();
   if (paths.empty()) {
-    io.err << "port-check: error: verify needs PATH... (projects/<name> or projects/)\n";
+    io.err << "port-check: error: verify needs PATH... (projects/<name>, projects/, pypto-lib/<block> or pypto-lib/)\n";
     return kExitToolError;
   }
   Session session = openSession(options, io);

@@ -111,6 +111,15 @@ std::vector<Mutant> portMutants(const fs::path& pypto_src) {
   return out;
 }
 
+std::vector<Mutant> programFileMutants(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  std::vector<Mutant> out;
+  mutateFile(file.filename().generic_string(), ss.str(), out);
+  return out;
+}
+
 std::vector<Mutant> pickMutants(const std::vector<Mutant>& all, std::size_t limit) {
   if (all.size() <= limit) return all;
   std::vector<Mutant> out;
@@ -139,6 +148,29 @@ bool writeMutantProject(const fs::path& project_dir, const Mutant& mutant, const
   out << mutant.text;
   if (!out) {
     error = "cannot write " + (dest / "pypto_src" / mutant.file).string();
+    return false;
+  }
+  return true;
+}
+
+bool writeMutantFile(const fs::path& file, const Mutant& mutant, const fs::path& dest, std::string& error) {
+  std::error_code ec;
+  fs::remove_all(dest.parent_path(), ec);
+  fs::create_directories(dest.parent_path(), ec);
+  for (auto it = fs::directory_iterator(file.parent_path(), ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file() || it->path().extension() == ".py") continue;
+    fs::copy_file(it->path(), dest.parent_path() / it->path().filename(), fs::copy_options::overwrite_existing, ec);
+    if (ec) break;
+  }
+  if (ec) {
+    error = "cannot copy the files beside " + file.string() + ": " + ec.message();
+    return false;
+  }
+  std::ofstream out(dest, std::ios::binary | std::ios::trunc);
+  out << mutant.text;
+  if (!out) {
+    error = "cannot write " + dest.string();
     return false;
   }
   return true;

@@ -21,6 +21,10 @@ struct Mutant {
 // Every mutant of the .py files under `pypto_src` but golden.py, in file and line order.
 std::vector<Mutant> portMutants(const std::filesystem::path& pypto_src);
 
+// Every mutant of one program file (a pypto-lib block: its kernel's lines; its golden section is torch, which
+// no mutation matches), Mutant::file naming the file.
+std::vector<Mutant> programFileMutants(const std::filesystem::path& file);
+
 // At most `limit` of them, spread evenly over the list (the first and the last included), deterministic.
 std::vector<Mutant> pickMutants(const std::vector<Mutant>& all, std::size_t limit);
 
@@ -28,5 +32,10 @@ std::vector<Mutant> pickMutants(const std::vector<Mutant>& all, std::size_t limi
 // rewritten; false with `error` when it cannot.
 bool writeMutantProject(const std::filesystem::path& project_dir, const Mutant& mutant,
                         const std::filesystem::path& dest, std::string& error);
+
+// Writes the mutated text of the program file `file`'s mutant to the file `dest`, beside copies of the files
+// next to `file` that are not Python (what the block reads at run time); false with `error` when it cannot.
+bool writeMutantFile(const std::filesystem::path& file, const Mutant& mutant, const std::filesystem::path& dest,
+                     std::string& error);
 
 }  // namespace portcheck

@@ -57,6 +57,21 @@ void checkProjectSources(const Project& project, const std::string& source_dir, 
   for (const auto& check : projectChecks()) check->checkSources(ctx, out);
 }
 
+// The same checks on each pypto-lib block file among loose sources: its golden section is the block's
+// golden.py (docs/contract.md §8).
+void checkBlockSources(const std::vector<SourceFile>& files, const dsl::ProgramModel& model,
+                       std::vector<Diagnostic>& out) {
+  for (const SourceFile& f : files) {
+    const std::string name = blockNameOf(f.path);
+    if (name.empty()) continue;
+    ProjectSourceContext ctx{name, fs::path(f.path).parent_path().generic_string(), files, model};
+    proj::GoldenSource golden(f);
+    ctx.golden = &golden;
+    ctx.block = true;
+    for (const auto& check : projectChecks()) check->checkSources(ctx, out);
+  }
+}
+
 // Lints sources that are already read: each kernel file alone, the Python files together. `source_dir`:
 // the project's pypto_src/, workspace-relative (empty without a project).
 void lintSourcesAfresh(const Project* project, const std::string& source_dir, std::vector<SourceFile> sources,
@@ -78,6 +93,7 @@ void lintSourcesAfresh(const Project* project, const std::string& source_dir, st
     std::vector<Diagnostic> ds;
     lintPythonModel(py, model, settings, ds);
     if (project) checkProjectSources(*project, source_dir, py.files, model, ds);
+    else checkBlockSources(py.files, model, ds);
     auto es = estimatePythonModel(py, model, settings, out.sram);
     ds.insert(ds.end(), es.begin(), es.end());
     applyPythonSuppressions(py, ds);

@@ -103,5 +103,37 @@ TEST(VerifyMutants, APortWhoseKernelsAreImportedSaysSoInsteadOfCountingNothing) 
   EXPECT_TRUE(says(r.out, "no line of pypto_src/ to mutate in softmax")) << r.out;
 }
 
+// A pypto-lib block (docs/contract.md §8) is mutated in a copy of its file, named apart from the block, with the
+// files beside it that are not Python (here the fake interpreter's FAKE_RUN); GOLD024 names the block file's line.
+TEST(VerifyMutants, ABlockIsMutatedInACopyOfItsFileAndGOLD024NamesTheBlocksLine) {
+  test::CliWorkspace c;
+  c.ws.write("pypto-lib/blk/FAKE_RUN", "contract_pass\n");
+  c.ws.write("pypto-lib/blk/blk.py",
+             "import pypto.language as pl\n\n\n@pl.jit\ndef blk(x, out):\n    pl.store(pl.add(x, x), [0, 0], out)\n"
+             "    return out\n");
+  c.ws.write("pypto-lib/blk/test_blk.py", "pl.store(t, [0, 0], out)\n");  // not the block: never mutated
+  auto r = test::runBinary("verify --platform a2a3 --mutants 2 --format json --no-kernel-compile " + c.args() +
+                               "pypto-lib/blk",
+                           c.ws.path());
+  EXPECT_TRUE(says(r.out, "a mutant of blk passes its contract on a2a3sim: blk.py:6 drop-store")) << r.out;
+  EXPECT_TRUE(says(r.out, "blk.py:6 swap-op")) << r.out;
+  EXPECT_TRUE(says(r.out, "\"file\": \"pypto-lib/blk/blk.py\"")) << r.out;
+  EXPECT_TRUE(says(r.out, "2 mutants on a2a3sim: 0 failed the contract, 2 passed it (GOLD024)")) << r.out;
+  EXPECT_FALSE(says(r.out, "test_blk.py:1")) << r.out;
+  const std::string copy = test::readFile((c.ws / ".port-check-cache/mutants/blk_mutant_1/blk_mutant_1.py").string());
+  EXPECT_TRUE(says(copy, "    pass\n")) << copy;
+  EXPECT_TRUE(fs::exists(c.ws / ".port-check-cache/mutants/blk_mutant_1/FAKE_RUN"));
+  EXPECT_FALSE(fs::exists(c.ws / ".port-check-cache/mutants/blk_mutant_1/test_blk.py"));
+}
+
+TEST(Mutants, AProgramFilesMutantsNameTheFileAlone) {
+  test::TempDir d;
+  d.write("lib/b/b.py", "def k(x, out):\n    pl.store(pl.exp(x), [0, 0], out)\n");
+  std::vector<Mutant> all = programFileMutants(d / "lib/b/b.py");
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].describe(), "b.py:2 drop-store: `pl.store(pl.exp(x), [0, 0], out)` -> `pass`");
+  EXPECT_EQ(all[1].after, "pl.store(pl.neg(x), [0, 0], out)");
+}
+
 }  // namespace
 }  // namespace portcheck

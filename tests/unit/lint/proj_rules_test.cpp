@@ -15,6 +15,7 @@
 #include "lint/lint_engine.h"
 #include "lint/proj/contract.h"
 #include "lint/proj/golden_source.h"
+#include "lint/proj/project_check.h"
 #include "rules/catalogue.h"
 #include "test_support.h"
 
@@ -248,6 +249,50 @@ TEST(ProjRules, SourceChecksRunOnAStagedTree) {
   EXPECT_EQ(rules, (std::vector<std::string>{"PROJ002 projects/p/pypto_src/golden.py:0",
                                              "PROJ006 projects/p/pypto_src/orchestration.py:1",
                                              "PROJ007 projects/p/pypto_src/golden.py:1"}));
+}
+
+// A pypto-lib block file linted on its own is read as its block's golden.py (docs/contract.md §8): PROJ002
+// when it declares no contract, PROJ005 when its build_tensor_specs(params) ignores the seed. Other files of
+// pypto-lib (helpers, tests) are not blocks.
+TEST(ProjRules, BlockFilesAreCheckedAsTheirBlocksGoldenPy) {
+  test::TempDir ws;
+  ws.write(".git/HEAD", "ref: refs/heads/main\n");
+  const std::string entry =
+      "import pypto.language as pl\n\n@pl.jit\ndef blk(x: pl.Tensor[[8, 8], pl.FP32], y: pl.Out[pl.Tensor[[8, 8], "
+      "pl.FP32]]):\n    return y\n\n";
+  const std::string contract =
+      "CONTRACT = {\"kind\": \"elementwise\", \"seeds\": [1, 2, 3], \"cases\": {\"base\": {\"category\": \"base\"}}}\n";
+  ws.write("pypto-lib/plain/plain.py", entry + "RTOL = 1e-5\n");
+  ws.write("pypto-lib/seedless/seedless.py",
+           entry + contract + "\ndef build_tensor_specs(params=None):\n    return _specs(SEED)\n");
+  ws.write("pypto-lib/seeded/seeded.py",
+           entry + contract + "\ndef build_tensor_specs(params=None):\n    params = params or {}\n"
+                              "    return _specs(params.get(\"seed\", SEED))\n");
+  ws.write("pypto-lib/seeded/helpers.py", "RTOL = 1e-5\n");
+  auto o = test::optionsIn(ws.path(), Format::Json);
+  auto r = test::runInProcess([&](const Io& io) { return runLint(o, {"pypto-lib"}, io); });
+  const json report = json::parse(r.out);
+  std::vector<std::string> got;
+  for (const json& d : report["diagnostics"]) {
+    const std::string rule = d["rule"];
+    if (rule.rfind("PROJ", 0) != 0) continue;
+    const int line = d["line"].is_number() ? d["line"].get<int>() : 0;
+    got.push_back(rule + " " + d["file"].get<std::string>() + ":" + std::to_string(line));
+    if (rule == "PROJ002") EXPECT_NE(d["message"].get<std::string>().find("the block file of 'plain'"), std::string::npos);
+    if (rule == "PROJ005") EXPECT_NE(d["message"].get<std::string>().find("build_tensor_specs()"), std::string::npos);
+  }
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::string>{"PROJ002 pypto-lib/plain/plain.py:0",
+                                           "PROJ005 pypto-lib/seedless/seedless.py:9"}))
+      << r.out;
+}
+
+TEST(ProjRules, BlockNameIsTheFolderOfAFileNamedAfterIt) {
+  EXPECT_EQ(blockNameOf("pypto-lib/layer_norm/layer_norm.py"), "layer_norm");
+  EXPECT_EQ(blockNameOf("pypto-lib/layer_norm/test_layer_norm.py"), "");
+  EXPECT_EQ(blockNameOf("pypto-lib/block_testing.py"), "");
+  EXPECT_EQ(blockNameOf("projects/x/pypto_src/golden.py"), "");
+  EXPECT_EQ(blockNameOf("pypto-lib/a/b/a.py"), "");
 }
 
 }  // namespace

@@ -43,16 +43,17 @@ bool mentionsAny(const proj::GoldenSource& g, TSNode n, const std::set<std::stri
   return hit;
 }
 
-// Follows the params dict from generate_inputs() through golden.py: Yes when some function reads its
+// Follows the params dict from the function that draws the inputs (generate_inputs(), a block's
+// build_tensor_specs()) through golden.py: Yes when some function reads its
 // seed (params["seed"], params.get("seed", ...), pop / setdefault; any `[...]["seed"]` counts), Maybe when
 // the dict is handed to code outside golden.py (`helper(params)`, `f(**params)`), which may read it.
 class SeedReadFinder {
  public:
   explicit SeedReadFinder(const proj::GoldenSource& g) : g_(g) {}
 
-  SeedRead run(TSNode root) {
-    std::vector<std::string> params = parameterList(g_, root);
-    enqueue("generate_inputs", std::set<std::string>(params.begin(), params.end()));
+  SeedRead run(const std::string& function) {
+    std::vector<std::string> params = parameterList(g_, g_.function(function));
+    enqueue(function, std::set<std::string>(params.begin(), params.end()));
     while (!work_.empty() && found_ != SeedRead::Yes) {
       std::string name = std::move(work_.back());
       work_.pop_back();
@@ -145,16 +146,20 @@ void ContractSeedUnusedCheck::checkSources(const ProjectSourceContext& ctx, std:
   if (!g || !g->parsed()) return;
   std::optional<proj::Contract> contract = proj::readContract(*g);
   if (!contract || !contract->dict || !contract->has_seeds) return;
-  TSNode gen = g->function("generate_inputs");
+  // A block draws its inputs in build_tensor_specs(params) (docs/contract.md §8): its init_value callables
+  // use generators of their own, so the run's seeding of torch's global one does not reach them.
+  const std::string function = ctx.block ? "build_tensor_specs" : "generate_inputs";
+  TSNode gen = g->function(function);
   if (isNull(gen)) return;  // GOLD005 at run time
-  if (SeedReadFinder(*g).run(gen) != SeedRead::No) return;
+  if (SeedReadFinder(*g).run(function) != SeedRead::No) return;
   const bool no_params = parameterList(*g, gen).empty();
   proj::SrcLoc at = g->loc(childByField(gen, "name"));
   out.push_back(makeDiagnostic(
       id(), g->file().path, at.line, at.col,
-      std::string("CONTRACT declares seeds but generate_inputs() ") +
-          (no_params ? "takes no params, so it cannot read params[\"seed\"]"
-                     : "never reads params[\"seed\"] (nor does a function of golden.py it calls)") +
+      "CONTRACT declares seeds but " + function + "() " +
+          (no_params ? std::string("takes no params, so it cannot read params[\"seed\"]")
+                     : "never reads params[\"seed\"] (nor does a function of " +
+                           std::string(ctx.block ? "the block file" : "golden.py") + " it calls)") +
           ": every seed draws the same inputs, and the contract's seeds check one input set"));
 }
 

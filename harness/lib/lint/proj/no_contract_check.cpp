@@ -13,9 +13,8 @@ void NoContractCheck::checkSources(const ProjectSourceContext& ctx, std::vector<
   if (golden->hasSyntaxError()) return;
   out.push_back(makeDiagnostic(
       id(), golden->file().path, 0, 0,
-      "golden.py of '" + std::string(ctx.project) +
-          "' declares no CONTRACT: the port is checked on one seed and one case, which shows it right for "
-          "those inputs only"));
+      goldenName(ctx) + " declares no CONTRACT: the " + (ctx.block ? "block" : "port") +
+          " is checked on one seed and one case, which shows it right for those inputs only"));
 }
 
 }  // namespace portcheck

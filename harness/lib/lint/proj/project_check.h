@@ -34,7 +34,9 @@ struct ProjectSourceContext {
   std::span<const SourceFile> files;  // every Python source of the unit (pypto-lib blocks it imports included)
   const dsl::ProgramModel& model;     // the unit's model (dsl/dsl_model.h)
   // golden.py read (lint/proj/golden_source.h), or null when the project has none among its sources.
+  // For a pypto-lib block (`block`), the block file, whose golden section plays golden.py's part.
   const proj::GoldenSource* golden = nullptr;
+  bool block = false;
 
   // The project's own file `rel` (under pypto_src/), or null.
   const SourceFile* file(std::string_view rel) const;
@@ -58,5 +60,12 @@ const std::vector<std::unique_ptr<ProjectCheck>>& projectChecks();
 
 // The workspace-relative path of golden.py in `source_dir` ("projects/x/pypto_src/golden.py").
 std::string goldenPathIn(std::string_view source_dir);
+
+// The block's name when `path` (workspace-relative) is a pypto-lib block file, pypto-lib/<name>/<name>.py,
+// whose golden section the checkSources() checks read as a golden.py (docs/contract.md §8); else empty.
+std::string blockNameOf(std::string_view path);
+
+// What the checks call the file they read: "golden.py of 'x'", or "the block file of 'x'".
+std::string goldenName(const ProjectSourceContext& ctx);
 
 }  // namespace portcheck

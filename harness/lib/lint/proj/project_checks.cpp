@@ -30,6 +30,20 @@ std::string goldenPathIn(std::string_view source_dir) {
   return source_dir.empty() ? std::string("golden.py") : std::string(source_dir) + "/golden.py";
 }
 
+std::string blockNameOf(std::string_view path) {
+  constexpr std::string_view kLib = "pypto-lib/";
+  if (!startsWith(path, kLib) || !endsWith(path, ".py")) return {};
+  std::string_view rest = path.substr(kLib.size());
+  const std::size_t slash = rest.find('/');
+  if (slash == std::string_view::npos || slash == 0) return {};
+  std::string_view folder = rest.substr(0, slash);
+  return rest.substr(slash + 1) == std::string(folder) + ".py" ? std::string(folder) : std::string();
+}
+
+std::string goldenName(const ProjectSourceContext& ctx) {
+  return (ctx.block ? "the block file of '" : "golden.py of '") + std::string(ctx.project) + "'";
+}
+
 bool ProjectSourceContext::own(const SourceFile& f) const {
   return source_dir.empty() ? !startsWith(f.path, "pypto-lib/") : startsWith(f.path, source_dir + "/");
 }
