@@ -134,6 +134,7 @@ class _Session:
         self.guard = contract is not None and not getattr(options, "no_guard", False)
         self.frozen_dir = getattr(options, "frozen_dir", None) if contract is not None else None
         self.localise = not getattr(options, "no_localise", False)  # the first failing case run, once
+        self.stores_checked = False  # the IR's stores against their tensors' bounds (GOLD023), once
         self.sources = []
         if self.frozen_dir:
             project = getattr(options, "project", None)
@@ -297,7 +298,8 @@ class _Session:
             if gaming else {}
         keep = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
             if frozen_path and expected is None else None
-        pristine = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] if self.localise else None
+        pristine = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
+            if self.localise or (self.guard and not self.stores_checked) else None
         # The golden sees the inputs as generated, whatever the run does to them.
         golden_tensors = {n: (v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values}
         guards = []
@@ -384,12 +386,22 @@ class _Session:
                   f"mismatches={entry.get('mismatches', '-')}/{entry.get('elements', '-')} "
                   f"max_abs_err={entry.get('max_abs_err')}", file=sys.stderr)
         facts["guard"] = [f for g in guards for f in port_check_guard.check(g, torch)]
+        if self.guard and not self.stores_checked:
+            # The guard zones cannot see an overrun on the real runtime (it copies exact-size buffers): the
+            # IR's stores are checked against their tensors' bounds instead, once per contract.
+            self.stores_checked = True
+            overruns, notes = port_check_localise.ir_overruns(compiled, pristine, outputs, label or "default", torch,
+                                                              lower=self._lower(pristine))
+            facts["guard"] += overruns
+            if notes:
+                result.setdefault("contract_notes", []).extend(notes)
         if pristine is not None and not all(e["passed"] for e in entries):
             self.localise = False
             result["phase"] = "localise"
             result["localisation"] = port_check_localise.localise(
                 compiled, pristine, expected, outputs, self.comparators, self.options.platform, folder,
-                label or "default", torch, lower=self._lower(pristine))
+                label or "default", torch, lower=self._lower(pristine),
+                simulated={o: actual[o] for o in outputs if isinstance(actual.get(o), torch.Tensor)})
             result["phase"] = "compare"
         return entries, facts
 

@@ -225,6 +225,15 @@ class LocaliseTest(unittest.TestCase):
         self.assertEqual(loc._argument_order(task, list(range(6)), None, 6), list(range(6)))
         self.assertIsNone(loc._argument_order(task, list(range(6)), None, 7))
 
+    def test_a_simulated_output_far_from_the_irs_is_apart_and_a_few_rounding_misses_are_not(self):
+        ir = {"y": torch.ones(100)}
+        near = ir["y"].clone()
+        near[0] = 1.5  # 1% of the elements: within the share torch's own rounding may cost
+        far = ir["y"] * 3.0
+        comparators = {"y": {"rtol": 1e-3, "atol": 1e-3}}
+        self.assertEqual(loc._apart({"y": near}, ir, comparators, torch), [])
+        self.assertEqual(loc._apart({"y": far}, ir, comparators, torch), [{"name": "y", "share": 1.0}])
+
     # ---- small pieces
 
     def test_differences_within_rounding_are_agreement(self):

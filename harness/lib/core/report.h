@@ -98,6 +98,13 @@ struct GoldenGamingFinding {
   std::int64_t bytes_changed = 0;      // GOLD023
   std::int64_t first_offset = 0;       // GOLD023: bytes from the tensor's edge
   std::string side;                    // GOLD023: before / after
+  // GOLD023 seen in the port's IR run in torch (source "ir"; empty: the guard zones): the kernel whose
+  // stores reach past the tensor, how many, and the store's line.
+  std::string source;
+  std::string kernel;
+  std::int64_t stores = 0;
+  std::string file;
+  int line = 0;
 };
 
 // Where a failing case first goes wrong (docs/first-wrong-task.md): the port's IR run in torch judged by

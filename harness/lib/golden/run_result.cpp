@@ -158,6 +158,11 @@ GoldenGamingFinding parseGuard(const json& f) {
   g.side = text(f, "side");
   g.cases = strings(f, "cases");
   if (auto c = text(f, "case"); !c.empty() && g.cases.empty()) g.cases.push_back(c);
+  g.source = text(f, "source");
+  g.kernel = text(f, "kernel");
+  g.stores = integer(f, "stores");
+  g.file = text(f, "file");
+  g.line = static_cast<int>(integer(f, "line"));
   return g;
 }
 

@@ -132,7 +132,9 @@ json contractToJson(const GoldenRun& g) {
                       {"detail", f.detail},
                       {"bytes_changed", f.bytes_changed},
                       {"first_offset", f.first_offset},
-                      {"side", f.side.empty() ? json(nullptr) : json(f.side)}});
+                      {"side", f.side.empty() ? json(nullptr) : json(f.side)},
+                      {"source", f.source.empty() ? json(nullptr) : json(f.source)},
+                      {"kernel", f.kernel.empty() ? json(nullptr) : json(f.kernel)}});
   return {{"kind", g.contract_kind},
           {"seeds", g.seeds},
           {"failed_case", g.failed_case.empty() ? json(nullptr) : json(g.failed_case)},

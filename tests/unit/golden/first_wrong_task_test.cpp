@@ -130,5 +130,23 @@ TEST(FirstWrongTask, OrchestrationAndUndeterminedVerdictsAreWorded) {
   EXPECT_TRUE(saysPart(d->notes.back().message, "simpler#1560")) << d->notes.back().message;
 }
 
+TEST(FirstWrongTask, AStorePastATensorsEndIsFoundInTheIRRunWhereTheGuardZonesSeeNothing) {
+  // A real a2a3sim run: four 16-row tiles stored into a 63-row output. The runtime copies exact-size
+  // buffers, so the guard zones stay clean; the IR run in torch sees the last store reach one row past.
+  RunRecord r = localisedRecord("real_sim_ir_overrun", "overrun");
+  RunAnalysis a = analyzeRun(r);
+  const Diagnostic* d = findRule(a, "GOLD023");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->file, "projects/overrun/pypto_src/incore.py");
+  EXPECT_EQ(d->line, 14) << "the pl.store";
+  EXPECT_TRUE(saysPart(d->message, "kernel 'double_rows' stores past the end of 'out': 512 bytes in 1 store")) << d->message;
+  EXPECT_EQ(a.run.status, "failed") << "a store past the end fails the contract though every output matches";
+  Report report;
+  report.golden.push_back(a.run);
+  nlohmann::json j = reportToJson(report, EmitOptions{});
+  EXPECT_EQ(j["golden"][0]["contract"]["gaming"][0]["source"], "ir");
+  EXPECT_EQ(j["golden"][0]["contract"]["gaming"][0]["kernel"], "double_rows");
+}
+
 }  // namespace
 }  // namespace portcheck
