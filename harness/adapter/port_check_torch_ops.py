@@ -4,6 +4,8 @@ look (port_check_localise.py, docs/first-wrong-task.md) can run the IR of the po
     tile.tri, tensor.tri                 a triangular mask (pypto.language.tile.tri's semantics)
     tile.set_validshape, tensor.set_validshape
                                          marks the valid region that a following fillpad pads
+    tile.col_expand_add, tensor.col_expand_add
+                                         a row vector added to every row (its siblings sub/mul/div exist)
     *.maximum(s), *.minimum(s)           with a Python number as an operand (torch.maximum wants tensors)
 A handler already in the map is kept unless listed as replaced here; each helper is defined in the
 namespace the generated script runs in."""
@@ -62,6 +64,7 @@ def register(codegen) -> list[str]:
             put(f"{prefix}.tri", lambda a, kw: f"_port_check_tri({a[0]}, {a[1]}, dtype={kw_dtype(kw)}, "
                                                f"upper={bool(kw.get('upper', False))})")
         put(f"{prefix}.set_validshape", lambda a, _kw: f"_port_check_set_validshape({a[0]}, {a[1]}, {a[2]})")
+        put(f"{prefix}.col_expand_add", lambda a, _kw: f"({a[0]} + {a[1]})")
         for name in REPLACED:
             helper = "_port_check_maximum" if name.startswith("max") else "_port_check_minimum"
             put(f"{prefix}.{name}", lambda a, _kw, _h=helper: f"{_h}({a[0]}, {a[1]})", replace=True)

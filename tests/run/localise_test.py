@@ -234,6 +234,52 @@ class LocaliseTest(unittest.TestCase):
         self.assertEqual(loc._apart({"y": near}, ir, comparators, torch), [])
         self.assertEqual(loc._apart({"y": far}, ir, comparators, torch), [{"name": "y", "share": 1.0}])
 
+    def test_the_handlers_port_check_adds_to_torch_codegen(self):
+        import types
+
+        import port_check_torch_ops as ops
+
+        codegen = types.SimpleNamespace(_OP_MAP={"tile.maximum": "theirs", "tile.exp": "theirs"},
+                                        _kw_dtype=lambda kw: "torch.float32")
+        changed = ops.register(codegen)
+        self.assertIn("tile.tri", changed)
+        self.assertIn("tile.maximum", changed, "replaced: torch.maximum rejects a Python number")
+        self.assertEqual(codegen._OP_MAP["tile.exp"], "theirs", "a handler it does not replace is kept")
+        self.assertEqual(codegen._OP_MAP["tile.tri"](["0", "(4, 4)"], {}),
+                         "_port_check_tri(0, (4, 4), dtype=torch.float32, upper=False)")
+        helpers = ops.helpers(torch)
+        self.assertTrue(torch.equal(helpers["_port_check_tri"](0, (3, 3), torch.float32), torch.ones(3, 3).tril()))
+        self.assertTrue(torch.equal(helpers["_port_check_tri"](1, (2, 3), torch.int32, upper=True),
+                                    torch.tensor([[0, 1, 1], [0, 0, 1]], dtype=torch.int32)))
+        t = helpers["_port_check_set_validshape"](torch.zeros(4, 8), 4, 5)
+        self.assertEqual((t._pypto_valid_shape, t._pypto_full_shape), ((4, 5), (4, 8)))
+        self.assertTrue(torch.equal(helpers["_port_check_maximum"](torch.tensor([-1.0, 2.0]), 0.5),
+                                    torch.tensor([0.5, 2.0])))
+        self.assertTrue(torch.equal(helpers["_port_check_minimum"](0.5, torch.tensor([-1.0, 2.0])),
+                                    torch.tensor([-1.0, 0.5])))
+
+    def test_a_store_reaching_past_its_tensor_is_recorded_and_clipped(self):
+        program = self.program()
+        namespace = program.namespace
+
+        def tile_store(tile, offsets, output_tensor, atomic=0):  # torch_codegen's, without bounds
+            rows, cols = getattr(tile, "_pypto_valid_shape", tuple(tile.shape))
+            output_tensor[offsets[0]:offsets[0] + rows, offsets[1]:offsets[1] + cols] = tile[:rows, :cols]
+            return output_tensor
+
+        def scale_k(x, y, r0):  # 4-row tiles into a 6-row y: the second store runs 2 rows past its end
+            return namespace["_tile_store"](x[r0:r0 + 4] * 2.0, (r0, 0), y)
+
+        namespace.update(_tile_store=tile_store, scale_k=scale_k)
+        x = torch.arange(1, 33, dtype=torch.float32).reshape(8, 4)
+        recorder = loc._Recorder(program, {"y": torch.zeros(6, 4)}, torch)
+        found = loc._guard_stores(program, recorder, torch)
+        namespace["entry"](x, recorder.watched["y"])
+        self.assertEqual(len(found), 1)
+        self.assertEqual((found[0]["kernel"], found[0]["output"], found[0]["slot"]), ("scale_k", "y", 1))
+        self.assertEqual((found[0]["elements_past"], found[0]["bytes_past"], found[0]["side"]), (8, 32, "after"))
+        self.assertTrue(torch.equal(recorder.watched["y"], x[:6] * 2.0), "the rows inside are stored")
+
     # ---- small pieces
 
     def test_differences_within_rounding_are_agreement(self):
