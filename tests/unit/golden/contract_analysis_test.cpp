@@ -167,5 +167,19 @@ TEST(ContractAnalysis, ARunWithoutAContractHasNoContractInItsJson) {
   EXPECT_TRUE(j["golden"][0]["contract"].is_null());
 }
 
+TEST(ContractAnalysis, GamedOutputsAreFoundOnRealSimulatorRuns) {
+  // Real a2a3sim runs (tests/fixtures/run/README.md): a kernel storing a constant tile, and one copying its
+  // input, each under 3 seeds.
+  std::string constant, copy;
+  for (const Diagnostic& d : analyzeRun(contractRecord("real_sim_gamed_constant_out")).diagnostics) constant += d.rule + " ";
+  for (const Diagnostic& d : analyzeRun(contractRecord("real_sim_gamed_copy_out")).diagnostics) copy += d.rule + " ";
+  EXPECT_TRUE(mentions(constant, "GOLD020")) << constant;
+  EXPECT_TRUE(mentions(constant, "GOLD022")) << constant;
+  EXPECT_FALSE(mentions(constant, "GOLD021")) << constant;
+  EXPECT_TRUE(mentions(copy, "GOLD021")) << copy;
+  EXPECT_FALSE(mentions(copy, "GOLD022")) << copy;
+  EXPECT_TRUE(mentions(copy, "GOLD025")) << "its IR copies too: a port bug, not the simulator's";
+}
+
 }  // namespace
 }  // namespace portcheck
