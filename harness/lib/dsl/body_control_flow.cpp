@@ -291,7 +291,7 @@ void BodyBuilder::describeScope(Scope& scope) {
                                                                                                : std::vector<int>{v};
       for (int o : entries) {
         const Expr& oe = X(o);
-        std::string name = oe.kind == ExprKind::Call ? oe.pl_name : oe.pl_name;
+        std::string name = oe.pl_name;  // pl.split(...) and optimizations.split alike
         if (name.empty()) name = std::string(fm_.text(oe));
         if (name.rfind("optimizations.", 0) == 0) name = name.substr(14);
         scope.optimizations.push_back(name);
