@@ -71,13 +71,8 @@ fs::path startRecord(RunRecord& rec, const CompileTarget& target, Platform platf
   addMap(out, rec.out_dir_display);
   if (settings.toolchain.found) addMap(settings.toolchain.pypto_root, "<pypto>");
   if (!settings.adapter_script.empty()) addMap(settings.adapter_script.parent_path(), "<port-check-adapter>");
-  // Last and shortest: a kernel imported from elsewhere in the workspace (pypto-lib/...) by its relative path.
-  if (!settings.workspace_root.empty()) {
-    rec.path_map.emplace_back(withSlash(settings.workspace_root.string()), "");
-    std::error_code e;
-    fs::path canonical = fs::weakly_canonical(settings.workspace_root, e);
-    if (!e && canonical != settings.workspace_root) rec.path_map.emplace_back(withSlash(canonical.string()), "");
-  }
+  // The shortest: a kernel imported from elsewhere in the workspace (pypto-lib/...) by its relative path.
+  addMap(settings.workspace_root, "");
   return work / "result.json";
 }
 

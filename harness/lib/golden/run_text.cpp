@@ -102,14 +102,10 @@ std::string compilerErrorClause(std::string_view message) {
   return flat.substr(error, length);
 }
 
-namespace {
-
 std::string workspaceRelative(const RunRecord& run, const std::string& absolute) {
   std::string mapped = mapRunPaths(run, absolute);
   return mapped == absolute ? std::string() : mapped;  // outside the port: no location
 }
-
-}  // namespace
 
 std::pair<std::string, int> outputLocation(const RunRecord& run, const std::string& name) {
   const RunResult& r = run.result;

@@ -31,6 +31,8 @@ std::string exceptionText(const RunRecord& run, bool first_line = false);
 // The first compiler `error:` clause of a message, in one line ("error: custom op ... expected 'nosplit'"):
 // PyPTO wraps ptoas and codegen errors in a table over several lines. Empty when there is none.
 std::string compilerErrorClause(std::string_view message);
+// `absolute` through the run's path map, or empty when the map does not cover it (outside the workspace).
+std::string workspaceRelative(const RunRecord& run, const std::string& absolute);
 // Where a finding about output `name` points: its pl.Out parameter in the entry's file when the
 // adapter found it, else golden.py.
 std::pair<std::string, int> outputLocation(const RunRecord& run, const std::string& name);

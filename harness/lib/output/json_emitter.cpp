@@ -15,6 +15,7 @@ namespace {
 
 json orNull(int v) { return v > 0 ? json(v) : json(nullptr); }
 json orNull(const std::optional<std::int64_t>& v) { return v ? json(*v) : json(nullptr); }
+json orNull(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
 
 }  // namespace
 
@@ -56,7 +57,7 @@ json sramRowToJson(const SramRow& r) {
   auto pct = utilisationPercent(r);
   return {{"project", r.project},   {"function", r.function}, {"core", r.core.empty() ? json(nullptr) : json(r.core)},
           {"space", r.space},       {"estimate", orNull(r.estimate)}, {"actual", orNull(r.actual)},
-          {"estimate_from", r.estimate_from.empty() ? json(nullptr) : json(r.estimate_from)},
+          {"estimate_from", orNull(r.estimate_from)},
           {"actual_source", r.actual ? json(r.actual_source.empty() ? "compile" : r.actual_source) : json(nullptr)},
           {"capacity", r.capacity}, {"utilisation", pct ? json(*pct) : json(nullptr)},
           {"tiles", r.tiles},       {"largest", largest}};
@@ -133,8 +134,8 @@ json contractToJson(const GoldenRun& g) {
                       {"bytes_changed", f.bytes_changed},
                       {"first_offset", f.first_offset},
                       {"side", f.side.empty() ? json(nullptr) : json(f.side)},
-                      {"source", f.source.empty() ? json(nullptr) : json(f.source)},
-                      {"kernel", f.kernel.empty() ? json(nullptr) : json(f.kernel)}});
+                      {"source", orNull(f.source)},
+                      {"kernel", orNull(f.kernel)}});
   return {{"kind", g.contract_kind},
           {"seeds", g.seeds},
           {"failed_case", g.failed_case.empty() ? json(nullptr) : json(g.failed_case)},
@@ -149,13 +150,13 @@ json localisationToJson(const GoldenRun& g) {
   json first = nullptr;
   if (l.first) {
     const FirstWrongTask& t = *l.first;
-    first = {{"index", t.index ? json(*t.index) : json(nullptr)},
-             {"task_id", t.task_id.empty() ? json(nullptr) : json(t.task_id)},
-             {"kernel", t.kernel.empty() ? json(nullptr) : json(t.kernel)},
-             {"file", t.file.empty() ? json(nullptr) : json(t.file)},
+    first = {{"index", orNull(t.index)},
+             {"task_id", orNull(t.task_id)},
+             {"kernel", orNull(t.kernel)},
+             {"file", orNull(t.file)},
              {"line", t.line},
-             {"param", t.param.empty() ? json(nullptr) : json(t.param)},
-             {"output", t.output.empty() ? json(nullptr) : json(t.output)},
+             {"param", orNull(t.param)},
+             {"output", orNull(t.output)},
              {"scalars", t.scalars},
              {"mismatches", t.mismatches},
              {"elements", t.elements},
@@ -164,14 +165,14 @@ json localisationToJson(const GoldenRun& g) {
              {"max_abs_err", optionalNumber(t.max_abs_err)},
              {"simulated", optionalNumber(t.simulated)},
              {"replayed", optionalNumber(t.replayed)},
-             {"dtype", t.dtype.empty() ? json(nullptr) : json(t.dtype)},
-             {"self_test", t.self_test.empty() ? json(nullptr) : json(t.self_test)}};
+             {"dtype", orNull(t.dtype)},
+             {"self_test", orNull(t.self_test)}};
   }
   return {{"case", l.case_label},
           {"verdict", l.verdict},
           {"ir_passed", l.ir_passed ? json(*l.ir_passed) : json(nullptr)},
           {"ir_calls", l.ir_calls},
-          {"tasks", l.tasks ? json(*l.tasks) : json(nullptr)},
+          {"tasks", orNull(l.tasks)},
           {"tasks_compared", l.tasks_compared},
           {"first_wrong_task", first},
           {"notes", l.notes},

@@ -82,8 +82,8 @@ Diagnostic FirstWrongTaskCheck::report(const RunRecord& run, const RunLocalisati
   }
   std::string file = run.display_file;
   int line = 0;
-  if (l.first && !l.first->file.empty() && l.first->file != raw.first->file) {  // a file of the workspace
-    file = l.first->file;
+  if (l.first && !raw.first->file.empty() && !workspaceRelative(run, raw.first->file).empty()) {
+    file = l.first->file;  // displayed(): already workspace-relative
     line = l.first->line;
   }
   Diagnostic d = makeDiagnostic(ruleId(), file, line, 0, std::move(message));

@@ -15,10 +15,10 @@ Diagnostic WriteOutsideRegionCheck::report(const RunRecord& run, const GoldenGam
                           (f.cases.empty() ? std::string() : " (" + joinCases(f.cases) + ")") +
                           ", found by running the port's IR in torch: on the device they overwrite whatever lies "
                           "beside the tensor (the simulator's runtime copies exact-size buffers and never shows it)";
-    std::string file = f.file.empty() ? std::string() : mapRunPaths(run, f.file);
-    if (file.empty() || file == f.file) return makeDiagnostic(ruleId(), outputLocation(run, f.output).first,
-                                                              outputLocation(run, f.output).second, 0, std::move(message));
-    return makeDiagnostic(ruleId(), file, f.line, 0, std::move(message));
+    std::string file = f.file.empty() ? std::string() : workspaceRelative(run, f.file);
+    if (!file.empty()) return makeDiagnostic(ruleId(), file, f.line, 0, std::move(message));
+    auto [output_file, output_line] = outputLocation(run, f.output);
+    return makeDiagnostic(ruleId(), output_file, output_line, 0, std::move(message));
   }
   std::string message = run.project + " wrote outside tensor '" + f.output + "' on " + run.platform + ": " +
                         std::to_string(f.bytes_changed) + " byte" + (f.bytes_changed == 1 ? "" : "s") +
