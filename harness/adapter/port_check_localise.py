@@ -371,22 +371,30 @@ class _Dump:
         return torch.frombuffer(raw, dtype=dtype).reshape(record["shape"]).clone()
 
 
+def _close(got, want, rtol: float, atol: float, torch, steps: int = 0):
+    """Element by element: floating values within (rtol, atol) (NaN matching NaN), integers at most
+    `steps` apart."""
+    if got.dtype.is_floating_point or want.dtype.is_floating_point:
+        return torch.isclose(got.double(), want.double(), rtol=rtol, atol=atol, equal_nan=True)
+    return (got.long() - want.long()).abs() <= steps
+
+
+def _tolerance(comparators: dict, name: str) -> tuple[float, float]:
+    comparator = comparators.get(name, {})
+    return comparator.get("rtol", 1e-5), comparator.get("atol", 1e-8)
+
+
 def _differs(got, want, rtol: float, atol: float, torch) -> dict | None:
     """None when the two agree; else the mismatch figures."""
     if tuple(got.shape) != tuple(want.shape):
         return {"mismatches": None, "elements": int(want.numel()), "detail": f"shape {list(got.shape)} "
                                                                             f"vs {list(want.shape)}"}
-    if got.dtype.is_floating_point:
-        a, e = got.double(), want.double()
-        close = torch.isclose(a, e, rtol=rtol, atol=atol, equal_nan=True)
-    else:
-        a, e = got.long(), want.long()
-        close = (a - e).abs() <= int(atol)
-    bad = ~close
+    bad = ~_close(got, want, rtol, atol, torch, steps=int(atol))
     count = int(bad.sum())
     if count == 0:
         return None
     first = [int(i) for i in bad.nonzero()[0]]
+    a, e = (got.double(), want.double()) if got.dtype.is_floating_point else (got.long(), want.long())
     diff = (a - e).abs()
     diff = diff[~diff.isnan()] if diff.dtype.is_floating_point else diff
     return {"mismatches": count, "elements": int(want.numel()), "first_index": first,
@@ -498,15 +506,9 @@ def _first_writer(recorder: _Recorder, ir_outputs: dict, expected: dict, compara
     best = None
     for out, got in ir_outputs.items():
         want = expected.get(out)
-        comparator = comparators.get(out, {})
         if not isinstance(want, torch.Tensor) or out not in recorder.writers:
             continue
-        rtol, atol = comparator.get("rtol", 1e-5), comparator.get("atol", 1e-8)
-        if got.dtype.is_floating_point or want.dtype.is_floating_point:
-            close = torch.isclose(got.double(), want.double(), rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            close = got.long() == want.long()
-        bad = ~close
+        bad = ~_close(got, want, *_tolerance(comparators, out), torch)
         if not bool(bad.any()):
             continue
         writers = recorder.writers[out][bad]
@@ -537,12 +539,8 @@ def _apart(simulated: dict, ir_outputs: dict, comparators: dict, torch) -> list[
         mine = ir_outputs.get(name)
         if not isinstance(got, torch.Tensor) or not isinstance(mine, torch.Tensor) or got.shape != mine.shape:
             continue
-        comparator = comparators.get(name, {})
-        rtol, atol = comparator.get("rtol", 1e-5), comparator.get("atol", 1e-8)
-        if got.dtype.is_floating_point or mine.dtype.is_floating_point:
-            close = torch.isclose(got.double(), mine.double(), rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            close = (got.long() - mine.long()).abs() <= max(1, int(atol))
+        rtol, atol = _tolerance(comparators, name)
+        close = _close(got, mine, rtol, atol, torch, steps=max(1, int(atol)))
         share = int((~close).sum()) / close.numel() if close.numel() else 0.0
         if share > APART_SHARE:
             apart.append({"name": name, "share": round(share, 6)})
@@ -555,28 +553,28 @@ def localise(compiled, inputs: list, expected: dict, outputs: list[str], compara
     generated, `expected` the golden's outputs, `lower()` the entry's post-pass IR when `compiled` lacks it.
     Never raises: a failure is the result's note."""
     started = time.monotonic()
-    try:
-        return _localise(compiled, inputs, expected, outputs, comparators, platform, folder, label, torch, lower,
-                         simulated or {})
-    except Exception as exc:  # noqa: BLE001
-        return {"case": label, "platform": platform, "verdict": "undetermined", "ir": None, "first_wrong_task": None,
-                "tasks": None, "tasks_compared": 0, "seconds": round(time.monotonic() - started, 3),
-                "notes": [f"localisation failed: {type(exc).__name__}: {exc}"]}
-
-
-def _localise(compiled, inputs: list, expected: dict, outputs: list[str], comparators: dict, platform: str,
-             folder: str, label: str, torch, lower, simulated: dict) -> dict:
-    """The localisation of one failing case run (see the module doc). `inputs` are the case's inputs as
-    generated, `expected` the golden's outputs."""
-    started = time.monotonic()
     result: dict = {"case": label, "platform": platform, "verdict": "undetermined", "ir": None,
                     "first_wrong_task": None, "tasks": None, "tasks_compared": 0}
+    try:
+        _localise(result, compiled, inputs, expected, outputs, comparators, platform, folder, torch, lower,
+                  simulated or {})
+    except Exception as exc:  # noqa: BLE001
+        _note(result, f"localisation failed: {type(exc).__name__}: {exc}")
+    result["seconds"] = round(time.monotonic() - started, 3)
+    print(f"[port-check run] localised {label}: {result['verdict']}"
+          + (f", first wrong task {result['first_wrong_task'].get('kernel')}" if result["first_wrong_task"] else ""),
+          file=sys.stderr)
+    return result
+
+
+def _localise(result: dict, compiled, inputs: list, expected: dict, outputs: list[str], comparators: dict,
+              platform: str, folder: str, torch, lower, simulated: dict) -> None:
+    """Fills `result` (see localise)."""
     try:
         program = _Program(compiled, lower)
     except Exception as exc:  # noqa: BLE001
         _note(result, f"the IR could not be lowered to torch (pypto.debug.torch_codegen): {type(exc).__name__}: {exc}")
-        result["seconds"] = round(time.monotonic() - started, 3)
-        return result
+        return
     ir_passed = None
     try:
         ir_outputs, recorder = _run_ir(program, inputs, outputs, torch)
@@ -618,14 +616,12 @@ def _localise(compiled, inputs: list, expected: dict, outputs: list[str], compar
                                           "first_index": first["first_index"]}
             _note(result, f"no task writes the wrong elements of '{first['output']}': the program never stores them")
         result["tasks"] = len(recorder.calls)
-        result["seconds"] = round(time.monotonic() - started, 3)
-        return result
+        return
     if platform in UNTRUSTED_DUMP:
         if ir_passed or (result["ir"] and result["ir"].get("simulated_apart")):
             result["verdict"] = "toolchain"
         _note(result, UNTRUSTED_DUMP[platform])
-        result["seconds"] = round(time.monotonic() - started, 3)
-        return result
+        return
     dump = None
     try:
         dump_folder = _dump_run(compiled, inputs, platform, folder, torch)
@@ -655,8 +651,3 @@ def _localise(compiled, inputs: list, expected: dict, outputs: list[str], compar
         if dump is not None:
             dump.close()
         shutil.rmtree(os.path.join(folder, "dfx_outputs"), ignore_errors=True)  # hundreds of MB: never kept
-    result["seconds"] = round(time.monotonic() - started, 3)
-    print(f"[port-check run] localised {label}: {result['verdict']}"
-          + (f", first wrong task {result['first_wrong_task'].get('kernel')}" if result["first_wrong_task"] else ""),
-          file=sys.stderr)
-    return result

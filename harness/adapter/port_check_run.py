@@ -135,6 +135,7 @@ class _Session:
         self.frozen_dir = getattr(options, "frozen_dir", None) if contract is not None else None
         self.localise = not getattr(options, "no_localise", False)  # the first failing case run, once
         self.stores_checked = False  # the IR's stores against their tensors' bounds (GOLD023), once
+        self.lowered = {}  # signature -> the entry's post-pass IR (see _lower)
         self.sources = []
         if self.frozen_dir:
             project = getattr(options, "project", None)
@@ -247,11 +248,14 @@ class _Session:
         if self.kind != "jit":
             return lambda: self.obj
         args = self._arguments(values)
+        signature = _signature(args, self.torch)
 
-        def lower():
-            from pypto.runtime import RunConfig  # noqa: PLC0415
+        def lower():  # once per shape: the store check and the localisation may both want it
+            if signature not in self.lowered:
+                from pypto.runtime import RunConfig  # noqa: PLC0415
 
-            return self.obj.lower(*args, config=RunConfig(platform=self.options.platform))
+                self.lowered[signature] = self.obj.lower(*args, config=RunConfig(platform=self.options.platform))
+            return self.lowered[signature]
         return lower
 
     # ---- one case run
@@ -296,10 +300,14 @@ class _Session:
         facts = {"inputs": _inputs_digest(values, outputs, torch),
                  "input_tensors": {n: tensor_facts(v, torch) for n, v in values if isinstance(v, torch.Tensor)}} \
             if gaming else {}
-        keep = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
-            if frozen_path and expected is None else None
-        pristine = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
-            if self.localise or (self.guard and not self.stores_checked) else None
+        # One copy of the inputs as generated serves the frozen golden (saved) and the IR runs (localisation,
+        # the store check); neither writes into it.
+        freeze = bool(frozen_path) and expected is None
+        look = self.localise or (self.guard and not self.stores_checked)
+        generated = [(n, v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values] \
+            if freeze or look else None
+        keep = generated if freeze else None
+        pristine = generated if look else None
         # The golden sees the inputs as generated, whatever the run does to them.
         golden_tensors = {n: (v.clone() if isinstance(v, torch.Tensor) else v) for n, v in values}
         guards = []
@@ -395,7 +403,7 @@ class _Session:
             facts["guard"] += overruns
             if notes:
                 result.setdefault("contract_notes", []).extend(notes)
-        if pristine is not None and not all(e["passed"] for e in entries):
+        if self.localise and not all(e["passed"] for e in entries):
             self.localise = False
             result["phase"] = "localise"
             result["localisation"] = port_check_localise.localise(

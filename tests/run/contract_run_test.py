@@ -280,6 +280,13 @@ class ContractRunTest(unittest.TestCase):
         _, quiet = self.run_mode("--no-localise", expect_code=1)
         self.assertNotIn("localisation", quiet)
 
+    def test_no_localise_holds_for_the_first_case_too(self):
+        self.port('out[:] = x * 0.5')  # wrong in every case, base first
+        _, data = self.run_mode("--no-localise", expect_code=1)
+        self.assertNotIn("localisation", data)
+        _, data = self.run_mode(expect_code=1)
+        self.assertEqual(data["localisation"]["case"], "base/20260301")
+
     def test_a_case_whose_golden_raises_stops_the_contract_with_that_status(self):
         self.port()
         _, data = self.run_mode(env={"GOLDEN_FAILS_LARGE": "1"}, expect_code=1)
