@@ -101,9 +101,18 @@ int main(int argc, char** argv) {
                      "Also run up to N mutants of each port that passes (one store dropped or one operation "
                      "changed) through its contract on the first platform: one that passes is GOLD024")
       ->check(CLI::Range(1, 1000));
+  EvalOptions eval_options;
+  auto* eval = common(app.add_subcommand(
+      "eval", "Score an agent's attempt at a porting task of evals/tasks/ with the task's own reference (docs/evals.md)"));
+  eval->add_option("task", eval_options.task, "The task folder (evals/tasks/<name>, with task.json)");
+  eval->add_option("attempt", eval_options.attempt, "The attempt's project folder (with pypto_src/)");
+  eval->add_option("--set", eval_options.set, "Score every task under DIR (with --attempts)")->option_text("DIR");
+  eval->add_option("--attempts", eval_options.attempts, "Folder of attempts, one per task, named as the task")
+      ->option_text("DIR");
+  eval->add_flag("--keep", eval_options.keep, "Keep the scratch workspace under <cache-dir>/eval/");
   CompileOptions compile_options;
   check->add_flag("--run", compile_options.run, "Also run on the simulator and compare with the golden (docs/run-stage.md)");
-  for (CLI::App* sub : {check, compile, run, verify}) {
+  for (CLI::App* sub : {check, compile, run, verify, eval}) {
     sub->add_option("--timeout", compile_options.timeout_seconds,
                     "Seconds one compile (and one simulator run) may take before its process group is killed "
                     "(default: config compile.timeout, else 300; runs: run.timeout, else 600)")
@@ -235,6 +244,7 @@ int main(int argc, char** argv) {
     if (*compile) return runCompile(options, compile_options, paths, io);
     if (*run) return runRun(options, compile_options, paths, io);
     if (*verify) return runVerify(options, compile_options, paths, io, verify_options);
+    if (*eval) return runEval(options, compile_options, eval_options, io);
     if (*rules) return runRules(options, rules_options, io);
     if (*create) return runNew(options, new_options, io);
     if (*skills_check) return runSkillsCheck(options, skills_options, io);

@@ -64,7 +64,7 @@ await check("initialize: server info and capabilities", async () => {
   assert.match(client.getInstructions() ?? "", /port-check/);
 });
 
-const expectedTools = ["check", "compile", "doctor", "explain_rule", "ledger", "lint", "new", "report", "run", "verify"];
+const expectedTools = ["check", "compile", "doctor", "eval", "explain_rule", "ledger", "lint", "new", "report", "run", "verify"];
 await check("tools/list: every tool with an input schema, report tools with an output schema", async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), expectedTools);

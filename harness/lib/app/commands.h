@@ -52,6 +52,19 @@ int runVerify(const CommonOptions& options, const CompileOptions& compile, const
 // The platforms verify runs on: --platform's, else a2a3 and a5.
 std::vector<Platform> verifyPlatforms(const CommonOptions& options);
 
+// Options of port-check eval (docs/evals.md).
+struct EvalOptions {
+  std::string task;                     // evals/tasks/<name>
+  std::string attempt;                  // the attempt's project folder (with pypto_src/)
+  std::optional<std::string> set;       // --set DIR: every task under DIR ...
+  std::optional<std::string> attempts;  // --attempts DIR: ... each scored against DIR/<task>
+  bool keep = false;                    // --keep: leave the scratch workspace under <cache>/eval/
+};
+// port-check eval TASK ATTEMPT | --set DIR --attempts DIR: each attempt scored with its task's reference and
+// contract on the simulators, its estimated device time against the task's naive form, and its ledger.
+// Exit 0 when every attempt passed, 1 when one failed, 2 when one could not be judged.
+int runEval(const CommonOptions& options, const CompileOptions& compile, const EvalOptions& eval, const Io& io);
+
 struct LedgerOptions {
   std::string project;       // projects/<name>
   bool markdown = false;     // --markdown: the table as Markdown, for PORTING.md

@@ -256,6 +256,31 @@ std::vector<Tool> buildTools() {
   };
   v.push_back(std::move(ledger));
 
+  Tool eval{"eval", "Score an attempt at an eval task",
+            "Scores an attempt (a project folder with pypto_src/) at a porting task of evals/tasks/ with the task's own "
+            "reference golden and contract, never the attempt's golden: lint, compile and contract on a2a3sim and a5sim "
+            "(or platform's), the checks against gamed goldens, and the estimated device time against the task's naive "
+            "form (docs/evals.md). The verdict names the first failing check.",
+            objectSchema({{"task", {{"type", "string"}, {"minLength", 1}, {"description", "evals/tasks/<name>"}}},
+                          {"attempt", {{"type", "string"}, {"minLength", 1}, {"description", "the attempt's project folder"}}},
+                          {"platform", platformProperty()},
+                          {"no_cache", no_cache},
+                          {"timeout", timeoutProperty()}},
+                         {"task", "attempt"}),
+            embeddedSchema("port-check-eval.schema.json"),
+            {}};
+  eval.call = [](const json& a, const ToolContext& ctx) {
+    json paths = {{"paths", json::array({a["task"], a["attempt"]})}};
+    std::vector<std::string> resolved;
+    if (auto refused = resolvePaths(paths, ctx, resolved)) return toolError(*refused);
+    EvalOptions e;
+    e.task = resolved[0];
+    e.attempt = resolved[1];
+    CommonOptions o = callOptions(a, ctx);
+    return reportResult([&](const CommonOptions& opts, const Io& io) { return runEval(opts, compileOptions(a), e, io); }, o);
+  };
+  v.push_back(std::move(eval));
+
   Tool scaffold{"new", "Scaffold a port",
                 "Creates projects/<name> from the templates: the original program's place, pypto_src/ with golden.py, "
                 "the orchestration and incore functions, PORTING.md (and with kernel: true an AUTO-mode C++ kernel).",

@@ -9,6 +9,7 @@
 #include "rules/catalogue.h"
 #include "skills/frontmatter.h"
 #include "skills/semver.h"
+#include "skills/skill_evals.h"
 #include "skills/skill_pack.h"
 
 namespace portcheck {
@@ -192,6 +193,8 @@ class PackChecker {
       auto body = doc == skill_md ? text : readWholeFile(doc);
       if (body) checkReferences(doc, *body);
     }
+    for (const SkillEvalProblem& p : checkSkillEvals(dir).problems)
+      add("SKILL020", p.file, p.line, p.line > 0 ? 1 : 0, p.message, p.hint);
   }
 
   void checkFrontmatter(const fs::path& file, const std::string& folder, const Frontmatter& fm) {

@@ -1,0 +1,243 @@
+#include "evals/eval_score.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+namespace portcheck::evals {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+// A string field of a report object; "" when absent or null (the report writes null for "none").
+std::string text(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A list field of a report object, by reference into it (value() would return a copy); empty when absent.
+const json& list(const json& o, const char* key) {
+  static const json kEmpty = json::array();
+  auto it = o.find(key);
+  return it != o.end() && it->is_array() ? *it : kEmpty;
+}
+
+int number(const json& o, const char* key) {
+  auto it = o.find(key);
+  return it != o.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+bool inProject(const json& d, const std::string& project) {
+  const std::string file = text(d, "file");
+  const std::string prefix = "projects/" + project + "/";
+  return file.compare(0, prefix.size(), prefix) == 0;
+}
+
+// The attempt's error findings of the static stages, "DSL123 incore.py:14" each (the gamed kinds the lint
+// sees: host computation DSL123, the reference imported PROJ006, ...).
+std::vector<std::string> staticErrors(const json& verify, const std::string& project) {
+  std::vector<std::string> out;
+  for (const json& d : list(verify, "diagnostics")) {
+    if (text(d, "severity") != "error" || !inProject(d, project)) continue;
+    const std::string source = text(d, "source");
+    if (source != "lint" && source != "estimator") continue;
+    std::string file = text(d, "file");
+    file = file.substr(file.rfind('/') + 1);
+    out.push_back(text(d, "rule") + " " + file + ":" + std::to_string(number(d, "line")) + " " +
+                  text(d, "message"));
+  }
+  return out;
+}
+
+const json* goldenRun(const json& verify, const std::string& project, const std::string& sim) {
+  for (const json& g : list(verify, "golden"))
+    if (text(g, "project") == project && text(g, "platform") == sim) return &g;
+  return nullptr;
+}
+
+// The tool's own failure that stopped the runs (no toolchain: COMP909, TOOL003, ...), when there is one.
+std::string toolFailure(const json& verify) {
+  for (const json& d : list(verify, "diagnostics")) {
+    const std::string rule = text(d, "rule");
+    if (text(d, "severity") == "error" && (rule == "COMP909" || rule.rfind("TOOL", 0) == 0))
+      return rule + ": " + text(d, "message");
+  }
+  return "";
+}
+
+const json* scheduleOf(const json& report, const std::string& project) {
+  for (const json& s : list(report, "schedule"))
+    if (text(s, "project") == project) return &s;
+  return nullptr;
+}
+
+std::optional<double> deviceUs(const json* row) {
+  if (!row) return std::nullopt;
+  auto device = row->find("device");
+  if (device == row->end() || !device->is_object()) return std::nullopt;
+  auto us = device->find("us");
+  if (us == device->end() || !us->is_number()) return std::nullopt;
+  return us->get<double>();
+}
+
+std::optional<std::time_t> parseUtc(const std::string& text) {
+  std::tm tm{};
+  std::istringstream in(text);
+  in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+  if (in.fail()) return std::nullopt;
+  return timegm(&tm);
+}
+
+}  // namespace
+
+EvalResult scoreAttempt(const EvalTask& task, const std::string& attempt_display, const json& verify,
+                        const json& report, const std::vector<std::string>& platforms) {
+  EvalResult r;
+  r.task = task.name;
+  r.kind = task.kind;
+  r.attempt = attempt_display;
+  auto add = [&](std::string name, bool ok, std::string detail) {
+    r.checks.push_back({std::move(name), ok ? "pass" : "fail", std::move(detail)});
+  };
+
+  const std::vector<std::string> errors = staticErrors(verify, task.name);
+  add("lint", errors.empty(),
+      errors.empty() ? "no error from the static rules"
+                     : std::to_string(errors.size()) + " error(s), first: " + errors.front());
+
+  const std::string tool = toolFailure(verify);
+  bool judged = false;
+  std::set<std::string> gamed;
+  for (const std::string& platform : platforms) {
+    const std::string sim = platform + "sim";
+    const json* g = goldenRun(verify, task.name, sim);
+    if (!g) {
+      r.checks.push_back({"compile (" + platform + ")", "error",
+                          "not compiled: " + (tool.empty() ? std::string("no run was recorded") : tool)});
+      r.checks.push_back({"contract (" + sim + ")", "error", "not run"});
+      continue;
+    }
+    judged = true;
+    const bool compiled = text(*g, "failure") != "compile-failed";
+    add("compile (" + platform + ")", compiled, compiled ? "compiled" : text(*g, "detail"));
+    const bool passed = text(*g, "status") == "passed";
+    std::string detail = text(*g, "detail");
+    if (!passed && !text(*g, "rule").empty()) detail = text(*g, "rule") + ": " + detail;
+    add("contract (" + sim + ")", passed, detail);
+    if (auto contract = g->find("contract"); contract != g->end() && contract->is_object())
+      for (const json& f : list(*contract, "gaming"))
+        gamed.insert(text(f, "rule") + " " + text(f, "output") + ": " + text(f, "detail"));
+  }
+  add("gaming", gamed.empty(),
+      gamed.empty() ? "no output ignores its inputs, copies one, holds one value or writes outside its tensor"
+                    : *gamed.begin());
+
+  r.attempt_us = deviceUs(scheduleOf(report, task.name));
+  r.naive_us = deviceUs(scheduleOf(report, task.name + "_naive"));
+  if (const json* row = scheduleOf(report, task.name)) {
+    if (number(*row, "kernels") > 0) r.kernels = number(*row, "kernels");
+    if (auto tasks = row->find("tasks"); tasks != row->end() && tasks->is_number_integer()) r.tasks = tasks->get<int>();
+  }
+  if (!r.attempt_us || !r.naive_us || *r.attempt_us <= 0) {
+    r.checks.push_back({"speed", "fail",
+                        std::string("no estimate of the ") + (!r.attempt_us ? "attempt's" : "naive form's") +
+                            " device time (docs/perf-model.md): the schedule is not static"});
+  } else {
+    r.speedup = *r.naive_us / *r.attempt_us;
+    const bool faster = *r.speedup > task.min_speedup;
+    add("speed", faster,
+        "est. " + fixed(*r.attempt_us, 1) + " us against the naive form's " + fixed(*r.naive_us, 1) + " us (" +
+            fixed(*r.speedup, 2) + "x" + (faster ? "" : ", needs more than " + fixed(task.min_speedup, 2) + "x") + ")");
+  }
+
+  for (const EvalCheck& c : r.checks)
+    if (c.state != "pass") {
+      r.first_failing = c.name;
+      r.reason = c.detail;
+      break;
+    }
+  r.verdict = r.first_failing.empty() ? "passed" : "failed";
+  if (!judged) {
+    r.verdict = "error";
+    r.first_failing = "toolchain";
+    r.reason = tool.empty() ? "nothing ran on a simulator" : tool;
+  }
+  return r;
+}
+
+std::optional<LedgerSummary> readAttemptLedger(const fs::path& attempt_dir) {
+  std::ifstream in(attempt_dir / ".port-check" / "ledger.jsonl");
+  if (!in) return std::nullopt;
+  LedgerSummary s;
+  std::optional<std::time_t> first, last;
+  std::set<std::string> rules;
+  std::string line;
+  while (std::getline(in, line)) {
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;
+    if (std::optional<std::time_t> t = parseUtc(text(j, "time"))) {
+      if (!first) first = t;
+      last = t;
+    }
+    if (text(j, "kind") != "attempt") continue;
+    ++s.attempts;
+    rules.clear();
+    for (const json& f : list(j, "findings")) rules.insert(text(f, "rule"));
+  }
+  if (s.attempts == 0) return std::nullopt;
+  if (first && last) s.minutes = static_cast<double>(*last - *first) / 60.0;
+  s.rules.assign(rules.begin(), rules.end());
+  return s;
+}
+
+json toJson(const EvalResult& r) {
+  json checks = json::array();
+  for (const EvalCheck& c : r.checks) checks.push_back({{"name", c.name}, {"state", c.state}, {"detail", c.detail}});
+  auto orNullD = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  auto orNullI = [](const std::optional<int>& v) { return v ? json(*v) : json(nullptr); };
+  json ledger = nullptr;
+  if (r.ledger)
+    ledger = {{"attempts", r.ledger->attempts}, {"minutes", r.ledger->minutes}, {"rules", r.ledger->rules}};
+  return {{"task", r.task},
+          {"kind", r.kind},
+          {"attempt", r.attempt},
+          {"verdict", r.verdict},
+          {"first_failing", r.first_failing.empty() ? json(nullptr) : json(r.first_failing)},
+          {"reason", r.reason},
+          {"checks", checks},
+          {"device_us", {{"attempt", orNullD(r.attempt_us)}, {"naive", orNullD(r.naive_us)}, {"speedup", orNullD(r.speedup)}}},
+          {"kernels", orNullI(r.kernels)},
+          {"tasks", orNullI(r.tasks)},
+          {"ledger", ledger},
+          {"seconds", r.seconds}};
+}
+
+std::string toText(const std::vector<EvalResult>& results) {
+  std::ostringstream out;
+  int passed = 0;
+  for (const EvalResult& r : results) {
+    passed += r.verdict == "passed";
+    out << r.task << " (" << r.kind << "): " << r.verdict;
+    if (r.speedup) out << ", est. " << fixed(*r.attempt_us, 1) << " us, " << fixed(*r.speedup, 2) << "x the naive form";
+    out << "\n";
+    for (const EvalCheck& c : r.checks) out << "  " << (c.state == "pass" ? "ok   " : c.state == "fail" ? "FAIL " : "ERROR") << " " << c.name << ": " << c.detail << "\n";
+    if (r.ledger)
+      out << "  ledger: " << r.ledger->attempts << " attempt(s) over " << fixed(r.ledger->minutes, 1) << " min\n";
+  }
+  out << passed << " of " << results.size() << " attempt(s) passed\n";
+  return out.str();
+}
+
+}  // namespace portcheck::evals
