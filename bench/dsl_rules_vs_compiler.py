@@ -50,7 +50,7 @@ CLAIMS: dict[str, dict] = {
     "DSL108": {"bad": "rejects", "doc": "Scalar parameters cannot have InOut direction",
                "compiler": "Scalar parameters cannot have InOut direction"},
     "DSL109": {"bad": "accepts", "doc": "reads it back as all-zeros"},
-    "DSL110": {"bad": "accepts", "doc": "the pinned compiler accepts any alias"},
+    "DSL110": {"bad": "accepts", "doc": "the pinned compiler accepts another alias"},
     "DSL111": {"bad": "accepts", "doc": "an error met only when the simulator or the device compiles the kernel"},
     "DSL112": {"bad": "accepts", "doc": "The porting method asks for explicit pl.load"},
     "DSL113": {"bad": "accepts", "doc": "the two forms compile through different entry points"},
