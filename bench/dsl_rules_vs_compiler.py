@@ -18,6 +18,8 @@ with the sentence of the doc that says it:
 Toolchain-gated: without PyPTO (PYPTO_ROOT / ../pypto with python/pypto), a Python that imports it
 (PYPTO_PYTHON) or a port-check binary it prints what is absent and exits 0 without checking anything.
 Exit 1 when a rule disagrees with the compiler. Prints one Markdown table; WORK/results.json keeps it.
+WORK keeps each fixture's compile report under the fixture's file name and reuses it: give a fresh
+WORK (or delete the report) after editing a fixture.
 """
 from __future__ import annotations
 
