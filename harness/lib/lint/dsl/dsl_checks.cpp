@@ -27,6 +27,7 @@
 #include "lint/dsl/unknown_pl_operation_check.h"
 #include "lint/dsl/unknown_tunable_check.h"
 #include "lint/dsl/unsupported_construct_check.h"
+#include "lint/dsl/unwritten_output_check.h"
 #include "lint/dsl/unwritten_output_param_check.h"
 
 namespace portcheck {
@@ -61,6 +62,7 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<HostTensorComputationCheck>());
     v.push_back(std::make_unique<RemovedApiCheck>());
     v.push_back(std::make_unique<TileAsTensorCheck>());
+    v.push_back(std::make_unique<UnwrittenOutputCheck>());
     return v;
   }();
   return kChecks;

@@ -10,7 +10,8 @@ void PlAliasCheck::checkFile(const DslCheckContext&, const dsl::FileModel& file,
     std::string as = a.alias == "pypto.language" ? "without an alias" : "as '" + a.alias + "'";
     out.push_back(makeDiagnostic("DSL110", file.path, a.loc.line, a.loc.col,
                                  "pypto.language imported " + as +
-                                     ": the DSL parser only recognises pl.* operations through the alias 'pl'",
+                                     ": PyPTO compiles it (e2d0f78 accepts another alias), but the porting canon, "
+                                     "pypto-lib and port-check's messages spell every operation pl.*",
                                  "write `import pypto.language as pl` and use pl.* throughout"));
   }
 }

@@ -15,7 +15,7 @@ void ScalarInOutCheck::checkFile(const DslCheckContext&, const dsl::FileModel& f
       out.push_back(makeDiagnostic(
           "DSL108", file.path, at.line, at.col,
           "scalar parameter '" + p.name + "' is declared " + dir +
-              ": a pl.Scalar can only be an input (the parser raises ParserTypeError)",
+              ": a pl.Scalar can only be an input (the parser: \"Scalar parameters cannot have InOut direction\")",
           "pass a value computed by a kernel back through a 1-element pl.Out tensor, and declare '" + p.name +
               "' as plain pl.Scalar[dtype]"));
     }
