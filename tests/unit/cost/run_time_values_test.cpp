@@ -51,7 +51,8 @@ TEST(RunTimeValues, ADynamicDimensionIsItsVariablesValue) {
 
 TEST(RunTimeValues, ADimensionBoundInTheBodyIsItsVariablesValue) {
   std::string text = kDynamicRows;
-  text.replace(text.find("x: pl.Tensor[[T_DYN, 256], pl.FP32]"), 34, "x: pl.Tensor");
+  const std::string typed = "x: pl.Tensor[[T_DYN, 256], pl.FP32]";
+  text.replace(text.find(typed), typed.size(), "x: pl.Tensor");
   text.replace(text.find("    t = pl.tensor.dim(x, 0)"), 0, "    x.bind_dynamic(0, T_DYN)\n");
   cost::ScheduleCost c = runCost(text, {{"T_DYN", 96}});
   ASSERT_TRUE(c.tasks) << firstUnknown(c) << "\n" << text;
