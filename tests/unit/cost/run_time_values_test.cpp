@@ -4,6 +4,9 @@
 // by a constant (`pl.range(k0, k0 + 64, 16)`) without knowing its start.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "core/source_file.h"
 #include "cost/schedule_cost.h"
 #include "dsl/dsl_model.h"
@@ -16,7 +19,8 @@ cost::ScheduleCost runCost(const std::string& text, const cost::Env& assumed = {
   SourceFile f;
   f.path = "p.py";
   f.text = text;
-  dsl::ProgramModel model = dsl::buildProgramModel({f});
+  std::vector<SourceFile> files{f};
+  dsl::ProgramModel model = dsl::buildProgramModel(files);
   return cost::scheduleCost(model, sram::estimateProgram(model, Platform::A2A3), Platform::A2A3, {}, assumed);
 }
 
