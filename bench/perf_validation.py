@@ -24,35 +24,56 @@ import tempfile
 import io
 
 # (case, commit of the change, file measured, before, after, unit, where the figures are quoted, the
-# run-time values of the measured configuration given to the model with --assume)
-T128 = {"t_dim": 128}  # DeepSeek-V4 decode at those commits: DECODE_BATCH 64 x DECODE_SEQ 2 tokens
+# run-time values of the measured configuration given to the model with --assume). The values bind what
+# the compile binds (a dynamic dimension's variable, T_DYN = pl.dynamic("T_DYN"), to the size of the
+# tensors the measured run passes) and what the measured inputs hold (a length read from a tensor:
+# every element the same, the measured sequence length); ASSUMPTIONS says which and why, per case.
+DSV4_T128 = {"T_DYN": 128, "B_DYN": 64, "S_DYN": 2}  # DECODE_BATCH 64 x DECODE_SEQ 2 at those commits
+QWEN3_PREFILL = {"USER_BATCH_DYN": 1, "PREFILL_TOKENS_DYN": 128, "seq_lens": 128, "chunk_lens": 128,
+                 "chunk_offsets": 0, "BLOCK_TABLE_FLAT_DYN": 32, "KV_CACHE_ROWS_DYN": 4096}
+ASSUMPTIONS = {
+    "qwen3-prefill": "batch 1 (USER_BATCH_DYN), 128 tokens (PREFILL_TOKENS_DYN); seq_lens = chunk_lens = 128, "
+                     "chunk_offsets 0: the message gives `batch=1 max_seq=128`, a full-length prefill of one user "
+                     "is assumed; LAYER_DYN = the layers measured",
+    "dsv4-t128": "T_DYN 128, B_DYN 64, S_DYN 2: DECODE_BATCH x DECODE_SEQ of config.py at the commit (the "
+                 "tensor specs of the file's own __main__)",
+    "dsv4-t8": "T_DYN 8, B_DYN 4, S_DYN 2: DECODE_BATCH x DECODE_SEQ of config.py at the commit; the golden's "
+               "default start positions (10, 2, 3, 4) are not uniform: their mean is assumed, position_ids 5, "
+               "kv_seq_lens 7 (start + S)",
+    "static": "none needed: the measured entry's shapes are static",
+}
 CHANGES = [
     ("qwen3-14b prefill, SPMD kernels (#662)", "67834290", "models/qwen3/14b/prefill_fwd.py", 572544.0, 77385.0, "us",
-     "commit message: Mean Total Test Time 572.544 ms -> 77.385 ms, 40 layers, batch 1, seq 128", {}),
+     "commit message: Mean Total Test Time 572.544 ms -> 77.385 ms, 40 layers, batch 1, seq 128",
+     dict(QWEN3_PREFILL, LAYER_DYN=40), "qwen3-prefill"),
     ("qwen3-14b prefill, 256 tiles + phase-major MLP (#758)", "4985126d", "models/qwen3/14b/prefill_fwd.py", 8600.0,
-     5800.0, "us", "commit message: 8600us -> 6400us -> 5800us, b=1, 128 seq, 4 layers", {}),
+     5800.0, "us", "commit message: 8600us -> 6400us -> 5800us, b=1, 128 seq, 4 layers",
+     dict(QWEN3_PREFILL, LAYER_DYN=4), "qwen3-prefill"),
     ("qwen3-32b decode scope3 (#90)", "4f729f38", "examples/models/qwen3/qwen3_32b_decode_scope3.py", 63044.26,
-     3284.44, "us", "commit message: Total Test Time 63044.26 us -> 3284.44 us", {}),
+     3284.44, "us", "commit message: Total Test Time 63044.26 us -> 3284.44 us", {}, "static"),
     ("dsv4 decode_sparse_attn (#486)", "739e7cbb", "models/deepseek/v4/decode_sparse_attn.py", 2744.0, 1842.0, "us",
-     "commit message: 2744us -> 1842us, L2 swimlane", T128),
+     "commit message: 2744us -> 1842us, L2 swimlane", DSV4_T128, "dsv4-t128"),
     ("dsv4 decode_sparse_attn ratio0 (#509)", "e2f42882", "models/deepseek/v4/decode_sparse_attn.py", 1443.0, 1241.0,
-     "us", "docs/perf/decode_sparse_attn_optimization.md at 6803d1f9: ratio0 1443 -> 1241 us", T128),
+     "us", "docs/perf/decode_sparse_attn_optimization.md at 6803d1f9: ratio0 1443 -> 1241 us", DSV4_T128, "dsv4-t128"),
     ("dsv4 decode_sparse_attn (#615)", "6f11b59b", "models/deepseek/v4/decode_sparse_attn.py", 1483.0, 1257.0, "us",
-     "commit message: wall 1483 -> 1257 us, tasks 1514 -> 1002", T128),
+     "commit message: wall 1483 -> 1257 us, tasks 1514 -> 1002", DSV4_T128, "dsv4-t128"),
     ("dsv4 qkv_proj_rope decode (#339)", "825a7858", "models/deepseek/v4/qkv_proj_rope.py", 624.0, 545.0, "us",
-     "commit message: S=2 (T=128) wall-clock 624us -> 545us", T128),
+     "commit message: S=2 (T=128) wall-clock 624us -> 545us", DSV4_T128, "dsv4-t128"),
     ("dsv4 qkv_proj_rope decode (#578)", "777675c8", "models/deepseek/v4/qkv_proj_rope.py", 936.0, 407.0, "us",
-     "commit message: a2a3 L2 swimlane, 5-rep median 936us -> 407us", T128),
+     "commit message: a2a3 L2 swimlane, 5-rep median 936us -> 407us", DSV4_T128, "dsv4-t128"),
     ("dsv4 hc_pre fused (#584)", "69bd5ab7", "models/deepseek/v4/hc_pre.py", 112.6, 90.4, "us",
-     "commit message: Total Test Time 112.6 -> 90.4 us", T128),
+     "commit message: Total Test Time 112.6 -> 90.4 us", DSV4_T128, "dsv4-t128"),
     ("dsv4 decode attention SWA (#516)", "66b749ff", "models/deepseek/v4/decode_attention_swa.py", 1246.0, 955.0, "us",
-     "commit message: SWA 1246 -> 955 us", T128),
+     "commit message: SWA 1246 -> 955 us", DSV4_T128, "dsv4-t128"),
     ("dsv4 decode attention HCA (#516)", "66b749ff", "models/deepseek/v4/decode_attention_hca.py", 1342.0, 1009.0, "us",
-     "commit message: HCA 1342 -> 1009 us", T128),
-    ("dsv4 compressor ratio128 (#641)", "16b5b542", "models/deepseek/v4/decode_compressor_ratio128.py", 862.34, 771.80,
-     "us", "commit message: full makespan 862.34us -> 771.80us", {"t_dim": 8}),
+     "commit message: HCA 1342 -> 1009 us", DSV4_T128, "dsv4-t128"),
+    # The message's headline (862.34 -> 771.80 us) is the full CSA attention's makespan
+    # (decode_attention_csa.py); the standalone compressor's own figure is its Total Test Time.
+    ("dsv4 CSA attention, skip invalid sparse blocks (#641)", "16b5b542", "models/deepseek/v4/decode_attention_csa.py",
+     862.34, 771.80, "us", "commit message: full decode_attention_csa.py makespan 862.34us -> 771.80us",
+     {"T_DYN": 8, "B_DYN": 4, "S_DYN": 2, "kv_seq_lens": 7, "position_ids": 5}, "dsv4-t8"),
     ("qwen3-14b decode layer, 2 layers (#558)", "d78b86bd", "models/qwen3/14b/decode_layer.py", 2114.6, 2090.4, "us",
-     "commit message: 2-layer decode makespan 2114.6us -> 2090.4us", {}),
+     "commit message: 2-layer decode makespan 2114.6us -> 2090.4us", {}, "static"),
 ]
 
 # DeepSeek-V4 W8A8 operators: docs/models/deepseek_v4_flash_w8a8_performance.md at 1140b304 (PR #959).
@@ -63,6 +84,20 @@ OPERATORS = [
     ("SWA", "models/deepseek_v4_flash_mtp/decode_swa.py", 243.0),
     ("MoE", "models/deepseek_v4_flash_mtp/moe.py", 477.0),
 ]
+# The repository's own benchmark contract at 1140b304 (tools/perf/suites/dsv4_main_attention.json):
+# batch 4, sequence 2 (8 tokens), start_pos 8192; every request at the same position, so the lengths
+# read from tensors are uniform: kv_seq_lens = start_pos + S, position_ids = start_pos. MoE (EP8,
+# balanced routing, 8 tokens, top-6 of 16 local experts): each (source rank, expert) pair receives
+# 8 x 6 / (8 x 16) = 0.375 tokens on average; the uniform integer closest above, 1, is assumed; each
+# local expert receives 8 ranks x 8 tokens x 6 / 128 experts = 3 rows. CSA's qk_pv walks a work list
+# (qk_order) of (token, sparse block) items: read as block 1, a compressed block (4 of its 5).
+OPERATOR_ASSUME = {"T_DYN": 8, "B_DYN": 4, "S_DYN": 2, "kv_seq_lens": 8194, "position_ids": 8192,
+                   "recv_meta_local": 1, "recv_meta": 1, "recv_expert_count": 3, "qk_order": 1}
+OPERATOR_ASSUMPTION = ("T_DYN 8, B_DYN 4, S_DYN 2 (batch 4 x sequence 2 of the repository's benchmark contract); "
+                       "kv_seq_lens 8194 and position_ids 8192 (start_pos 8192, uniform); MoE receive counts 1 "
+                       "per (rank, expert) (balanced routing: 0.375 on average) and 3 rows per local expert "
+                       "(8 ranks x 8 tokens x top-6 / 128 experts); CSA's qk work list (qk_order) read as "
+                       "compressed blocks (block 1), 4 of its 5 sparse blocks")
 
 
 def extract(mirror, commit, into):
@@ -118,7 +153,7 @@ def main():
 
         print("| change | measured before -> after | ratio | model before -> after (us) | ratio | direction | within 1.5x |")
         print("|---|---:|---:|---:|---:|:---:|:---:|")
-        for name, commit, path, before, after, unit, quote, assume in CHANGES:
+        for name, commit, path, before, after, unit, quote, assume, assumption in CHANGES:
             parent = subprocess.run(["git", f"--git-dir={args.mirror}", "rev-parse", "--short=8", commit + "^"],
                                     check=True, capture_output=True, text=True).stdout.strip()
             mb, wb = model_us(port_check, tree(parent), path, assume)
@@ -126,7 +161,7 @@ def main():
             measured = before / after
             row = {"case": name, "parent": parent, "commit": commit, "file": path, "measured_before": before,
                    "measured_after": after, "source": quote, "model_before": mb, "model_after": ma,
-                   "why_not": wb or wa, "assumed": assume}
+                   "why_not": wb or wa, "assumed": assume, "assumption": ASSUMPTIONS[assumption]}
             if mb and ma:
                 model = mb / ma
                 row["model_ratio"] = model
@@ -146,7 +181,7 @@ def main():
         print("|---|---:|---:|---:|")
         root = tree(OPERATORS_COMMIT)
         for name, path, us in OPERATORS:
-            m, why = model_us(port_check, root, path, {"t_dim": 8})  # the repo's own bench: 4 x 2 tokens
+            m, why = model_us(port_check, root, path, OPERATOR_ASSUME)
             results["operators"].append({"operator": name, "file": path, "measured_us": us, "model_us": m, "why_not": why})
             print(f"| {name} | {us:g} | {m:.1f} | {m / us:.2f} |" if m else f"| {name} | {us:g} | no estimate: {why[:100]} | - |")
         known = [o for o in results["operators"] if o["model_us"]]

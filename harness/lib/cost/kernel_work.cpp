@@ -40,6 +40,60 @@ std::optional<std::int64_t> movedBytes(const dsl::TypeInfo& tile, const Value* g
   return moved.bytes();
 }
 
+// The bytes of the region a subscript of GM tensor `base` names, from its indices under `env` when the
+// model gave the region no static type: `a:b` spans b - a, `k0:k0 + K` spans K without knowing k0, an
+// omitted bound is the dimension's, an index (no slice) spans 1, dimensions not written span whole.
+std::optional<std::int64_t> subscriptRegionBytes(const Function& fn, const Expr& sub, const Value& base, const Env& env) {
+  if (sub.kind != dsl::ExprKind::Subscript || sub.children.size() < 2 || !base.type.shape.rank_known) return std::nullopt;
+  const int bits = dsl::dtypeBits(base.type.dtype);
+  if (bits == 0) return std::nullopt;
+  const std::vector<dsl::Dim>& dims = base.type.shape.dims;
+  std::vector<int> idx(sub.children.begin() + 1, sub.children.end());
+  if (idx.size() == 1) {  // x[a:b, c:d] may hold its indices in one tuple
+    const Expr& t = fn.exprs[static_cast<std::size_t>(idx[0])];
+    if (t.kind == dsl::ExprKind::Tuple) idx = t.children;
+  }
+  if (idx.size() > dims.size()) return std::nullopt;
+  std::int64_t elements = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    std::optional<std::int64_t> extent;
+    if (i >= idx.size()) {
+      extent = dims[i];
+    } else if (const Expr& x = fn.exprs[static_cast<std::size_t>(idx[i])]; x.kind != dsl::ExprKind::Slice) {
+      extent = 1;
+    } else if (x.args.size() == 3) {
+      const int lo = x.args[0], hi = x.args[1];
+      const std::optional<std::int64_t> a = lo < 0 ? std::optional<std::int64_t>(0) : evalIndex(fn, lo, env);
+      const std::optional<std::int64_t> b = hi < 0 ? dims[i] : evalIndex(fn, hi, env);
+      if (a && b) {
+        extent = *b - *a;
+      } else if (lo >= 0 && hi >= 0) {
+        const Expr& h = fn.exprs[static_cast<std::size_t>(hi)];
+        if (h.kind == dsl::ExprKind::BinOp && h.name == "+" && h.children.size() == 2 && sameIndexExpr(fn, h.children[0], lo, 0))
+          extent = evalIndex(fn, h.children[1], env);
+      }
+    }
+    if (!extent || *extent < 0) return std::nullopt;
+    elements *= *extent;
+  }
+  return (elements * bits + 7) / 8;
+}
+
+// The bytes of a shape list (`[1, HEAD_DIM]`) of `src`'s element type, under `env`.
+std::optional<std::int64_t> shapeListBytes(const Function& fn, int list, const Value& src, const Env& env) {
+  const int bits = dsl::dtypeBits(src.type.dtype);
+  if (list < 0 || bits == 0) return std::nullopt;
+  const Expr& l = fn.exprs[static_cast<std::size_t>(list)];
+  if (l.kind != dsl::ExprKind::List && l.kind != dsl::ExprKind::Tuple) return std::nullopt;
+  std::int64_t elements = 1;
+  for (int d : l.children) {
+    const std::optional<std::int64_t> n = evalIndex(fn, d, env);
+    if (!n || *n < 0) return std::nullopt;
+    elements *= *n;
+  }
+  return (elements * bits + 7) / 8;
+}
+
 std::int64_t dimOr(const dsl::TypeInfo& t, std::size_t i, std::int64_t fallback) {
   if (!t.shape.rank_known || i >= t.shape.dims.size() || !t.shape.dims[i]) return fallback;
   return *t.shape.dims[i];
@@ -164,14 +218,23 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
         if (!v || v->on_chip || v->type.kind != dsl::ValueKind::Tensor) continue;
         if (!(ok = load(call.stmt, v->type.bytes(), "the implicitly loaded tensor"))) break;
       }
+    } else if (op == "gather_row" && call.args.size() >= 5) {
+      // pl.gather_row(buf, src, [r, c], [row, col], [1, D]): a DMA of the named shape from GM.
+      const Value* src = fn->valueOf(call.args[1]);
+      ok = load(call.stmt, src ? shapeListBytes(*fn, call.args[4], *src, env) : std::nullopt, "the gathered row");
     } else if (result && result->on_chip && result->type.kind == dsl::ValueKind::Tensor && isViewOp(op)) {
       // A view of a GM tensor in incore code is the load of the viewed region.
       const Value* src = call.args.empty() ? nullptr : fn->valueOf(call.args[0]);
-      if (src && !src->on_chip) ok = load(call.stmt, result->type.bytes(), "the viewed region");
+      if (src && !src->on_chip) {
+        std::optional<std::int64_t> bytes = result->type.bytes();
+        // pl.slice(x, [rows, cols], [r0, c0]): the shape it names, in x's element type.
+        if (!bytes && op == "slice" && call.args.size() >= 2) bytes = shapeListBytes(*fn, call.args[1], *src, env);
+        ok = load(call.stmt, bytes, "the viewed region");
+      }
     }
     if (!ok) return std::nullopt;
     // Compute: a matmul on the cube, any other tile op (not a move, a declaration) on the vector unit.
-    if (!result || op == "load" || op == "store" || op == "assemble" || isDeclaration(op)) continue;
+    if (!result || op == "load" || op == "store" || op == "assemble" || op == "gather_row" || isDeclaration(op)) continue;
     const std::optional<std::int64_t> n = trips(call.stmt);
     if (!n) return std::nullopt;
     const std::int64_t out_bytes = result->type.bytes().value_or(0);
@@ -213,7 +276,8 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
     const Value& base = fn->values[static_cast<std::size_t>(sa.base_value)];
     if (base.type.kind != dsl::ValueKind::Tensor || base.on_chip) continue;
     const Value* accessed = fn->valueOf(sa.expr);
-    const std::optional<std::int64_t> bytes = accessed ? movedBytes(accessed->type, &base) : std::nullopt;
+    std::optional<std::int64_t> bytes = accessed ? movedBytes(accessed->type, &base) : std::nullopt;
+    if (!bytes) bytes = subscriptRegionBytes(*fn, fn->exprs[static_cast<std::size_t>(sa.expr)], base, env);
     const char* what = sa.write ? "the written region" : "the read region";
     if (!(sa.write ? store(sa.stmt, bytes, what) : load(sa.stmt, bytes, what))) return std::nullopt;
   }

@@ -51,34 +51,132 @@ std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Funct
   return *trips * *own;
 }
 
-// A call of a kernel or stage: the calling function (in file `file`) and the call expression.
+// A call of a kernel or stage: the calling function (in file `file`) and the call expression; `times`:
+// how often one run runs the caller (1 for a function of the run; an inline stage calling another, as
+// often as the run calls it).
 struct CallSite {
   int file = -1;
   const Function* caller = nullptr;
   const Expr* call = nullptr;
+  std::int64_t times = 1;
+  // The values of the caller's parameters in each of its runs (an inline stage called by another: as
+  // its callers bind them); empty: the run's own function, whose values are the assumed ones.
+  std::vector<Env> caller_envs;
 };
 
-// The calls of an inline stage from the functions of the run (not from other stages or kernels).
+// Every binding of the parameters of `callee` over the runs of `site`: per run of the caller, per trip
+// of the loops around the call, the values the call passes; empty past kTaskLimit.
+std::vector<Env> calleeEnvs(const CallSite& site, const Function& callee, const Env& assumed) {
+  std::vector<Env> out;
+  const std::vector<Env> runs = site.caller_envs.empty() ? std::vector<Env>{assumed} : site.caller_envs;
+  for (const Env& run : runs)
+    for (const Env& e : loopEnvs(*site.caller, site.call->stmt, run, kTaskLimit)) {
+      if (out.size() >= kTaskLimit) return {};
+      Env bound = assumed;
+      for (const auto& [name, value] : bindParams(*site.caller, *site.call, callee, e)) bound[name] = value;
+      out.push_back(std::move(bound));
+    }
+  return out;
+}
+
+// The deepest chain of inline stages calling inline stages the count follows.
+constexpr int kStageDepth = 8;
+
+// The calls of function `target` (an inline stage) that a run makes: from the functions of the run, and
+// from inline stages the run reaches (attention -> its qkv_proj stage -> ...), each with how often the
+// run runs its caller. Empty with `why` empty when nothing of the run reaches the stage; with `why` set
+// when a trip count on the way is not known.
 template <typename InRun>
-std::vector<CallSite> stageCalls(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel, const InRun& inRun) {
+std::vector<CallSite> stageCallsOf(const dsl::ProgramModel& model, dsl::FunctionRef target, const InRun& inRun,
+                                   std::string& why, const Env& assumed, int depth);
+
+// How often one run runs inline stage `target`: over its calls (stageCallsOf), the trips of the loops
+// around each call times how often its caller runs; nullopt as stageCallsOf.
+template <typename InRun>
+std::optional<std::int64_t> stageRuns(const dsl::ProgramModel& model, dsl::FunctionRef target, const InRun& inRun,
+                                      std::string& why, const Env& assumed, int depth) {
+  const std::vector<CallSite> sites = stageCallsOf(model, target, inRun, why, assumed, depth);
+  if (sites.empty()) return std::nullopt;
+  std::int64_t runs = 0;
+  for (const CallSite& site : sites) {
+    std::optional<std::int64_t> around =
+        runsAround(model.files[static_cast<std::size_t>(site.file)], *site.caller, site.call->stmt, why, assumed);
+    if (!around) return std::nullopt;
+    runs += *around * site.times;
+  }
+  return runs;
+}
+
+template <typename InRun>
+std::vector<CallSite> stageCallsOf(const dsl::ProgramModel& model, dsl::FunctionRef target, const InRun& inRun,
+                                   std::string& why, const Env& assumed, int depth) {
   std::vector<CallSite> out;
+  if (depth > kStageDepth) return out;
   for (const dsl::FunctionRef r : model.allFunctions()) {
-    if (!inRun(r.file) || (r.file == kernel.file_index && r.function == kernel.function_index)) continue;
+    if (r.file == target.file && r.function == target.function) continue;
     const Function* caller = model.function(r);
-    if (!caller || caller->isInline() || caller->isIncoreFunction()) continue;
+    if (!caller || caller->isIncoreFunction()) continue;
+    const bool nested = caller->isInline();
+    if (!nested && !inRun(r.file)) continue;
+    bool asked = false;
+    std::optional<std::int64_t> times = 1;
+    std::vector<Env> caller_envs;
     for (int c : caller->calls) {
       const Expr& call = caller->exprs[static_cast<std::size_t>(c)];
-      const dsl::FunctionRef target = model.callee(*caller, call);
-      if (target.file == kernel.file_index && target.function == kernel.function_index && call.stmt >= 0)
-        out.push_back({r.file, caller, &call});
+      const dsl::FunctionRef callee = model.callee(*caller, call);
+      if (callee.file != target.file || callee.function != target.function || call.stmt < 0) continue;
+      if (nested && !asked) {
+        // How often the run runs the calling stage, and its parameters' values in each run.
+        asked = true;
+        std::string inner;
+        const std::vector<CallSite> outer = stageCallsOf(model, r, inRun, inner, assumed, depth + 1);
+        if (outer.empty()) {
+          if (!inner.empty()) {
+            why = inner;
+            return {};
+          }
+          times.reset();
+        } else {
+          times = 0;
+          bool follow = true;
+          for (const CallSite& o : outer) {
+            std::optional<std::int64_t> around =
+                runsAround(model.files[static_cast<std::size_t>(o.file)], *o.caller, o.call->stmt, why, assumed);
+            if (!around) return {};
+            *times += *around * o.times;
+            if (!follow) continue;
+            if (o.times != 1 && o.caller_envs.empty()) {  // runs whose values were not followed
+              follow = false;
+              caller_envs.clear();
+              continue;
+            }
+            std::vector<Env> envs = calleeEnvs(o, *caller, assumed);
+            if (envs.empty() || caller_envs.size() + envs.size() > kTaskLimit) {
+              follow = false;
+              caller_envs.clear();
+              continue;
+            }
+            caller_envs.insert(caller_envs.end(), envs.begin(), envs.end());
+          }
+        }
+      }
+      if (times) out.push_back({r.file, caller, &call, *times, caller_envs});
     }
   }
   return out;
 }
 
+// The calls of an inline stage from the functions of the run, directly or through other inline stages.
+template <typename InRun>
+std::vector<CallSite> stageCalls(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel, const InRun& inRun,
+                                 const Env& assumed) {
+  std::string why;
+  return stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why, assumed, 0);
+}
+
 // The dispatches of one run of a pl.at scope of an inline stage: its dispatches per run of the stage,
-// times the trips around each call of the stage from a function of the run. nullopt with `why` empty
-// when no function of the run calls the stage, with `why` set when a trip count is not static.
+// times the runs of the stage (stageRuns). nullopt with `why` empty when nothing of the run reaches the
+// stage, with `why` set when a trip count is not static.
 template <typename InRun>
 std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
                                             const InRun& inRun, std::string& why, const Env& assumed) {
@@ -87,18 +185,39 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   const dsl::FileModel& stage_file = model.files[static_cast<std::size_t>(kernel.file_index)];
   const int scope = stage->regions[static_cast<std::size_t>(kernel.region)].stmt;
   if (scope < 0) return std::nullopt;
-  std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, why, assumed);
-  if (!inside) return std::nullopt;
-  const std::vector<CallSite> sites = stageCalls(model, kernel, inRun);
-  if (sites.empty()) return std::nullopt;
-  std::int64_t calls = 0;
-  for (const CallSite& site : sites) {
-    std::optional<std::int64_t> around =
-        runsAround(model.files[static_cast<std::size_t>(site.file)], *site.caller, site.call->stmt, why, assumed);
-    if (!around) return std::nullopt;
-    calls += *around;
+  std::string inside_why;
+  if (std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, inside_why, assumed)) {
+    std::optional<std::int64_t> runs = stageRuns(model, {kernel.file_index, kernel.function_index}, inRun, why, assumed, 0);
+    if (!runs) return std::nullopt;
+    return *runs * *inside;
   }
-  return calls * *inside;
+  // Loops of the stage around the scope bound by its parameters (`for sb in pl.range(ctx_blocks)`,
+  // ctx_blocks from a scalar the call passes): counted call by call, under the values each passes.
+  const std::vector<CallSite> sites = stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why,
+                                                   assumed, 0);
+  if (sites.empty()) {
+    if (!why.empty()) return std::nullopt;
+    why = inside_why;
+    return std::nullopt;
+  }
+  std::int64_t total = 0;
+  for (const CallSite& site : sites) {
+    if (site.times != 1 && site.caller_envs.empty()) {
+      why = inside_why;
+      return std::nullopt;
+    }
+    const std::vector<Env> envs = calleeEnvs(site, *stage, assumed);
+    if (envs.empty()) {
+      why = inside_why;
+      return std::nullopt;
+    }
+    for (const Env& env : envs) {
+      std::optional<std::int64_t> n = dispatchesAt(stage_file, *stage, scope, why, env);
+      if (!n) return std::nullopt;
+      total += *n;
+    }
+  }
+  return total;
 }
 
 // The cores the tasks of a kernel spread over: the AIVs for a vector-only kernel, else the AICs (a cube
@@ -136,10 +255,16 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
   } else {
     for (const CallSite& site : calls) {
       if (site.call->stmt < 0) return std::nullopt;
-      for (const Env& e : loopEnvs(*site.caller, site.call->stmt, assumed, kTaskLimit)) {
-        Env bound = assumed;
-        for (const auto& [name, value] : bindParams(*site.caller, *site.call, *fn, e)) bound[name] = value;
-        bases.push_back(std::move(bound));
+      if (!site.caller_envs.empty()) {
+        // A caller that is itself a stage: each of its runs with its own values.
+        for (Env& bound : calleeEnvs(site, *fn, assumed)) bases.push_back(std::move(bound));
+      } else {
+        for (const Env& e : loopEnvs(*site.caller, site.call->stmt, assumed, kTaskLimit)) {
+          Env bound = assumed;
+          for (const auto& [name, value] : bindParams(*site.caller, *site.call, *fn, e)) bound[name] = value;
+          // A caller the run runs `times` times (values not followed) calls it alike each time.
+          for (std::int64_t t = 0; t < site.times && bases.size() < kTaskLimit; ++t) bases.push_back(bound);
+        }
       }
       if (bases.empty()) return std::nullopt;
     }
@@ -149,6 +274,26 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
     // The loops of the kernel's own function around its scope dispatch it too (an InCore function: none).
     std::vector<Env> envs = scope >= 0 ? loopEnvs(*fn, scope, base, kTaskLimit) : std::vector<Env>{base};
     if (envs.empty()) return std::nullopt;
+    // A `for i in pl.spmd(n)` scope: each of its n blocks is a task with its own i.
+    if (scope >= 0) {
+      const dsl::Stmt& st = fn->stmts[static_cast<std::size_t>(scope)];
+      if (st.loop >= 0 && fn->loops[static_cast<std::size_t>(st.loop)].iter == dsl::LoopIter::PlSpmd &&
+          fn->loops[static_cast<std::size_t>(st.loop)].targets.size() == 1) {
+        const std::string& var = fn->loops[static_cast<std::size_t>(st.loop)].targets[0];
+        std::vector<Env> blocks;
+        for (const Env& env : envs) {
+          const std::optional<Range> r = rangeOf(*fn, scope, env);
+          if (!r) return std::nullopt;
+          for (std::int64_t i = 0; i < r->trips; ++i) {
+            if (blocks.size() >= kTaskLimit) return std::nullopt;
+            Env b = env;
+            b[var] = r->start + i * r->step;
+            blocks.push_back(std::move(b));
+          }
+        }
+        envs = std::move(blocks);
+      }
+    }
     for (const Env& env : envs) {
       std::string why;
       std::optional<KernelWork> w = kernelWork(model, kernel, why, env);
@@ -221,7 +366,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         const bool own = ke.file_index == g.file_index && ke.function_index == g.function_index;
         const int value = fn.stmts[static_cast<std::size_t>(t.stmt)].value;
         if (!own && value >= 0 && fn.exprs[static_cast<std::size_t>(value)].kind == dsl::ExprKind::Call)
-          calls.push_back({g.file_index, &fn, &fn.exprs[static_cast<std::size_t>(value)]});
+          calls.push_back({g.file_index, &fn, &fn.exprs[static_cast<std::size_t>(value)], 1, {}});
         std::optional<VaryingWork> v;
         if (own || !calls.empty()) v = varyingWork(model, ke, calls, assumed);
         if (!v || !k.dispatches || v->tasks != *k.dispatches) {
@@ -284,8 +429,10 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       if (!why.empty()) {
         unknown(cost.tasks, why);
         unknown(cost.gm_bytes, why);
-        dispatched.insert(static_cast<int>(e));
       }
+      // Nothing of the run reaches the stage (a stage of the entry file only another entry calls):
+      // not part of this run.
+      dispatched.insert(static_cast<int>(e));
       continue;
     }
     dispatched.insert(static_cast<int>(e));
@@ -296,7 +443,8 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     k.dispatches = calls;
     // The halves of a split scope share its source region: its bytes are counted once.
     std::string bwhy;
-    std::optional<std::int64_t> bytes = kernelGmBytes(model, ke, bwhy);
+    const std::optional<KernelWork> stage_work = kernelWork(model, ke, bwhy, assumed);
+    std::optional<std::int64_t> bytes = stage_work ? std::optional<std::int64_t>(stage_work->gmBytes()) : std::nullopt;
     std::vector<int> halves;
     for (std::size_t h = 0; h < kernels.size(); ++h)
       if (!kernels[h].repeated && kernels[h].file_index == ke.file_index &&
@@ -307,13 +455,12 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     k.estimates = halves;
     k.graph = graph_number++;  // a stage's dispatches follow everything dispatched before them
     for (std::size_t before = 0; before < cost.kernels.size(); ++before) k.after.push_back({static_cast<int>(before), false});
-    std::string wwhy;
-    if (std::optional<KernelWork> w = kernelWork(model, ke, wwhy, assumed)) k.work_per_task = *w;
+    if (stage_work) k.work_per_task = *stage_work;
     if (cost.tasks) *cost.tasks += *calls;
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
     if (!bytes) {
       // Bytes that depend on the task: count each task under the values the run calls the stage with.
-      if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun), assumed); v && v->tasks == *calls) {
+      if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun, assumed), assumed); v && v->tasks == *calls) {
         all = v->total.gmBytes();
         bytes = v->largest;
         std::size_t top = 0;

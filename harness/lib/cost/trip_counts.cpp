@@ -12,6 +12,89 @@ std::string where(const dsl::FileModel& file, const Function& fn, int stmt) {
 }
 
 
+namespace {
+
+// The expression naming dimension `k` of tensor `t` when the annotation of the parameter it is leaves it
+// dynamic (`x: pl.Tensor[[T_DYN, D], ...]`, or `x.bind_dynamic(0, T_DYN)` in the body); -1 otherwise.
+int tripDynamicDimExpr(const Function& fn, const dsl::Value& t, std::int64_t k) {
+  if (t.param < 0 || static_cast<std::size_t>(t.param) >= fn.params.size() || k < 0) return -1;
+  const dsl::Param& p = fn.params[static_cast<std::size_t>(t.param)];
+  // x.bind_dynamic(k, VAR) in the body.
+  for (const Expr& c : fn.exprs) {
+    if (c.kind != dsl::ExprKind::Call || c.args.size() != 2 || c.name != p.name + ".bind_dynamic") continue;
+    const Expr& kk = fn.exprs[static_cast<std::size_t>(c.args[0])];
+    if (kk.number.isInt() && kk.number.i == k) return c.args[1];
+  }
+  // The annotation's shape list, through pl.Out[...] / pl.InOut[...].
+  int a = p.annotation;
+  for (int guard = 0; a >= 0 && guard < 4; ++guard) {
+    const Expr& x = fn.exprs[static_cast<std::size_t>(a)];
+    if (x.kind != dsl::ExprKind::Subscript || x.children.size() < 2) return -1;
+    const std::string& base = fn.exprs[static_cast<std::size_t>(x.children[0])].pl_name;
+    if (base == "Out" || base == "InOut") {
+      a = x.children[1];
+      continue;
+    }
+    if (base != "Tensor" && base != "Tile") return -1;
+    const Expr& list = fn.exprs[static_cast<std::size_t>(x.children[1])];
+    if (static_cast<std::size_t>(k) >= list.children.size()) return -1;
+    return list.children[static_cast<std::size_t>(k)];
+  }
+  return -1;
+}
+
+// The number of assignments of the variables of the loops around `stmt` from (not counting) `stop` or
+// the first loop outside `[first, ...)` inward, each loop's range under the outer ones' values; nullopt
+// when a range is not known even so or past kTaskLimit assignments.
+std::optional<std::int64_t> loopAssignments(const Function& fn, int stmt, int first, int stop, const Env& env) {
+  std::vector<int> loops;  // outermost first
+  for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && l >= first && l != stop;
+       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop)
+    loops.insert(loops.begin(), l);
+  std::vector<Env> envs{env};
+  for (std::size_t i = 0; i < loops.size(); ++i) {
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(loops[i])];
+    if (st.loop < 0) return std::nullopt;
+    const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
+    const bool last = i + 1 == loops.size();
+    std::vector<Env> next;
+    std::int64_t count = 0;
+    for (const Env& e : envs) {
+      const std::optional<Range> r = rangeOf(fn, loops[i], e);
+      if (!r) return std::nullopt;
+      if (last) {  // the innermost loop's trips only count
+        count += r->trips;
+        continue;
+      }
+      if (loop.targets.size() != 1) return std::nullopt;
+      for (std::int64_t k = 0; k < r->trips; ++k) {
+        if (next.size() >= kTaskLimit) return std::nullopt;
+        Env b = e;
+        b[loop.targets[0]] = r->start + k * r->step;
+        next.push_back(std::move(b));
+      }
+    }
+    if (last) return count;
+    envs = std::move(next);
+  }
+  return static_cast<std::int64_t>(envs.size());
+}
+
+}  // namespace
+
+// Two expressions written alike (the same names, numbers and operators).
+bool sameIndexExpr(const Function& fn, int a, int b, int depth) {
+  if (a < 0 || b < 0 || depth > 16) return a == b;
+  const Expr& x = fn.exprs[static_cast<std::size_t>(a)];
+  const Expr& y = fn.exprs[static_cast<std::size_t>(b)];
+  if (x.kind != y.kind || x.name != y.name || x.children.size() != y.children.size()) return false;
+  if (x.kind != dsl::ExprKind::Name && x.children.empty() && !(x.number.isInt() && y.number.isInt() && x.number.i == y.number.i))
+    return false;
+  for (std::size_t i = 0; i < x.children.size(); ++i)
+    if (!sameIndexExpr(fn, x.children[i], y.children[i], depth + 1)) return false;
+  return true;
+}
+
 // An index expression's value under `env`: integer literals and constants, names bound in `env`, and
 // + - * // % of those; nullopt otherwise.
 std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& env, int depth) {
@@ -27,6 +110,26 @@ std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& e
     const std::optional<std::int64_t> k = evalIndex(fn, e.args[1], env, depth + 1);
     if (t && k && t->type.shape.rank_known && *k >= 0 && static_cast<std::size_t>(*k) < t->type.shape.dims.size())
       if (const dsl::Dim d = t->type.shape.dims[static_cast<std::size_t>(*k)]) return *d;
+    // A dynamic dimension: the value its variable (`T_DYN = pl.dynamic("T_DYN")`) is bound to.
+    if (t && k && !env.empty()) {
+      const int dyn = tripDynamicDimExpr(fn, *t, *k);
+      if (dyn >= 0) return evalIndex(fn, dyn, env, depth + 1);
+    }
+    return std::nullopt;
+  }
+  // pl.tile.get_block_idx() in a `with pl.spmd(n)` kernel: block 0's, the block a round-robin split of
+  // items over the blocks (`(ITEMS - idx + n - 1) // n`) gives the most; the task count stays n.
+  if (e.kind == dsl::ExprKind::Call && e.isPlCall() && e.opName() == "get_block_idx" && e.args.empty()) return 0;
+  // pl.cast(n, pl.INDEX) of an index: n.
+  if (e.kind == dsl::ExprKind::Call && e.isPlCall() && e.opName() == "cast" && !e.args.empty())
+    return evalIndex(fn, e.args[0], env, depth + 1);
+  // pl.tensor.read(t, [i]) / pl.read(t, [i]): a run-time value read from a tensor; known only when the
+  // measured configuration's inputs give `t` one value at every element (uniform sequence lengths:
+  // `--assume seq_lens=128`).
+  if (e.kind == dsl::ExprKind::Call && e.isPlCall() && e.opName() == "read" && !e.args.empty()) {
+    const Expr& t = fn.exprs[static_cast<std::size_t>(e.args[0])];
+    if (t.kind == dsl::ExprKind::Name)
+      if (auto it = env.find(t.name); it != env.end()) return it->second;
     return std::nullopt;
   }
   // min / max of indices (pl.min(TOK_TILE, n - p0), Python's min): both sides known.
@@ -77,6 +180,14 @@ std::optional<Range> rangeOf(const Function& fn, int l, const Env& env) {
   std::optional<std::int64_t> start = it.args.size() >= 2 ? evalIndex(fn, it.args[0], env) : std::optional<std::int64_t>(0);
   std::optional<std::int64_t> stop = evalIndex(fn, it.args.size() >= 2 ? it.args[1] : it.args[0], env);
   std::optional<std::int64_t> step = it.args.size() == 3 ? evalIndex(fn, it.args[2], env) : std::optional<std::int64_t>(1);
+  // pl.range(k0, k0 + N, s) with k0 not known: its trip count is still N / s (the start is taken as 0).
+  if ((!start || !stop) && step && *step > 0 && it.args.size() >= 2) {
+    const Expr& hi = fn.exprs[static_cast<std::size_t>(it.args[1])];
+    if (hi.kind == dsl::ExprKind::BinOp && hi.name == "+" && hi.children.size() == 2 &&
+        sameIndexExpr(fn, hi.children[0], it.args[0], 0))
+      if (const std::optional<std::int64_t> n = evalIndex(fn, hi.children[1], env))
+        return Range{start.value_or(0), *step, *n > 0 ? (*n + *step - 1) / *step : 0};
+  }
   if (!start || !stop || !step || *step <= 0) return std::nullopt;
   return Range{*start, *step, *stop > *start ? (*stop - *start + *step - 1) / *step : 0};
 }
@@ -87,7 +198,6 @@ std::optional<std::int64_t> tripCount(const Function& fn, int l, const Env& env)
   const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
   if (st.loop >= 0)
     if (const std::optional<std::int64_t> n = fn.loops[static_cast<std::size_t>(st.loop)].trip_count) return n;
-  if (env.empty()) return std::nullopt;
   const std::optional<Range> r = rangeOf(fn, l, env);
   return r ? std::optional<std::int64_t>(r->trips) : std::nullopt;
 }
@@ -103,6 +213,9 @@ std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Functi
        l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
     const std::optional<std::int64_t> n = tripCount(fn, l, env);
     if (!n) {
+      // A loop whose bounds are an enclosing loop's variable (`pl.range(lo(sb), K)` inside
+      // `for sb in ...`): every assignment of the loops counted one by one.
+      if (const std::optional<std::int64_t> all = loopAssignments(fn, stmt, first, stop, env)) return all;
       why = "trip count of the loop at " + where(file, fn, l);
       return std::nullopt;
     }

@@ -24,6 +24,9 @@ std::string where(const dsl::FileModel& file, const dsl::Function& fn, int stmt)
 // + - * // % of those; nullopt otherwise.
 std::optional<std::int64_t> evalIndex(const dsl::Function& fn, int expr, const Env& env, int depth = 0);
 
+// Two index expressions written alike (the same names, numbers and operators): `k0` in `k0:k0 + K`.
+bool sameIndexExpr(const dsl::Function& fn, int a, int b, int depth = 0);
+
 // A loop's range: its first value, its step and its trip count.
 struct Range {
   std::int64_t start = 0, step = 1, trips = 0;

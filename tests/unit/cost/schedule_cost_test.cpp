@@ -294,5 +294,84 @@ def port(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Out[pl.Tensor[[64, 256], pl.FP3
   EXPECT_EQ(*alone.tasks, 0);
 }
 
+TEST(ScheduleCost, AStageCalledThroughAnotherInlineStageIsDispatchedAsOftenAsTheRunReachesIt) {
+  // port -> attention (inline, twice per layer) -> stage (inline, its scope 4 tasks per call).
+  const char* lib = R"(import pypto.language as pl
+
+@pl.jit.inline
+def stage(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Tensor[[64, 256], pl.FP32]):
+    for b in pl.parallel(4):
+        c0 = b * 64
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage"):
+            t = pl.load(x, [0, c0], [64, 64])
+            pl.store(pl.exp(t), [0, c0], y)
+    return y
+
+
+@pl.jit.inline
+def attention(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Tensor[[64, 256], pl.FP32]):
+    for half in pl.range(2):
+        y = stage(x, y)
+    return y
+)";
+  const char* port = R"(import pypto.language as pl
+from blocks import attention
+
+@pl.jit
+def port(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Out[pl.Tensor[[64, 256], pl.FP32]]):
+    for layer in pl.range(3):
+        y = attention(x, y)
+    return y
+)";
+  cost::ScheduleCost c = costOf({{"orchestration.py", port}, {"blocks.py", lib}}, {"orchestration.py"});
+  ASSERT_TRUE(c.tasks) << (c.unknown.empty() ? "" : c.unknown[0]);
+  EXPECT_EQ(*c.tasks, 3 * 2 * 4);
+  ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
+  EXPECT_EQ(*c.gm_bytes, 3 * 2 * 4 * 2 * 64 * 64 * 4);
+  // An inline stage nothing of the run calls is not reached through it.
+  std::string unused = port;
+  unused.replace(unused.find("        y = attention(x, y)"), 27, "        y = x");
+  cost::ScheduleCost none = costOf({{"orchestration.py", unused}, {"blocks.py", lib}}, {"orchestration.py"});
+  ASSERT_TRUE(none.tasks) << (none.unknown.empty() ? "" : none.unknown[0]);
+  EXPECT_EQ(*none.tasks, 0);
+}
+
+TEST(ScheduleCost, AStagesLoopsBoundByItsParametersAreCountedCallByCall) {
+  // The stage dispatches n tasks per call; the run calls it with n = 2 and n = 3.
+  const char* text = R"(import pypto.language as pl
+
+@pl.jit.inline
+def stage(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Tensor[[64, 256], pl.FP32], n: pl.Scalar[pl.INDEX]):
+    for b in pl.range(n):
+        c0 = b * 64
+        with pl.at(level=pl.Level.CORE_GROUP, name_hint="stage"):
+            t = pl.load(x, [0, c0], [64, 64])
+            pl.store(pl.exp(t), [0, c0], y)
+    return y
+
+
+@pl.jit.inline
+def unused(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Tensor[[64, 256], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="unused"):
+        t = pl.load(x, [0, 0], [64, 64])
+        pl.store(t, [0, 0], y)
+    return y
+
+
+@pl.jit
+def port(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Out[pl.Tensor[[64, 256], pl.FP32]]):
+    for r in pl.range(2):
+        y = stage(x, y, r + 2)
+    return y
+)";
+  cost::ScheduleCost c = costOf({{"p.py", text}});
+  ASSERT_TRUE(c.tasks) << (c.unknown.empty() ? "" : c.unknown[0]);
+  EXPECT_EQ(*c.tasks, 2 + 3);
+  ASSERT_TRUE(c.gm_bytes) << (c.unknown.empty() ? "" : c.unknown[0]);
+  EXPECT_EQ(*c.gm_bytes, 5 * 2 * 64 * 64 * 4);
+  // A stage of the file nothing of the run calls is not part of the run, nor a reason for `?`.
+  for (const std::string& why : c.unknown) EXPECT_EQ(why.find("unused"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace portcheck
