@@ -59,6 +59,14 @@ compile_module = sys.modules["pypto.ir.compile"]
 original_compile = compile_module.compile
 def with_dumps(program, *args, **kwargs):
     kwargs["dump_passes"] = True
+    # The figures are the pass pipeline's: no ptoas (a ptoas of another pin fails codegen and would
+    # stop a __main__ before its next program).
+    kwargs["skip_ptoas"] = True
+    # The platform measured, whatever the file defaults to (a file without -p compiles for a2a3sim).
+    wanted = os.environ.get("REAL_CORPUS_PLATFORM")
+    given = kwargs.get("platform") or ""
+    if wanted and not given.startswith(wanted):
+        kwargs["platform"] = wanted + "sim"
     return original_compile(program, *args, **kwargs)
 compile_module.compile = with_dumps
 pypto.ir.compile = with_dumps
@@ -244,7 +252,7 @@ def compile_one(options, roots, label: str, rel: str) -> dict:
     has_main = MAIN_BLOCK.search(text) is not None
     argv = ["-p", options.platform + "sim"] if takes_p else []
     env = env_for(label, roots, options, with_pypto=True)
-    env["REAL_CORPUS_PLATFORM"] = options.platform
+    env["REAL_CORPUS_PLATFORM"] = options.platform  # the shim compiles every program for it
     # Only the pass pipeline's figures are wanted: keep ptoas off PATH so kernels are not generated.
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
                                   if not os.path.exists(os.path.join(p, "ptoas")))
