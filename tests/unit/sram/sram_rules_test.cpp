@@ -122,27 +122,6 @@ def pair(a: pl.Tensor[[128, 256], pl.FP32], b: pl.Tensor[[128, 256], pl.FP32],
   EXPECT_NE(it->message.find("the largest: 131072 bytes"), std::string::npos) << it->message;
 }
 
-TEST(SramRules, L0OverCapacityFromTheCompilersOwnTilesIsNoFinding) {
-  // A [128, 512] x [512, 256] BF16 matmul pipelined 4 deep: the model's L0 copies per stage go over
-  // Left / Right and its FP32 result (128 KiB) twice over Acc, but AutoTileMatmulL0 splits K, M and N
-  // until they fit: the compiler accepts such code, so MEM001 says nothing about L0.
-  auto got = estimateText("k.py", R"(import pypto.language as pl
-
-
-@pl.function(type=pl.FunctionType.InCore)
-def mm(a: pl.Tensor[[128, 512], pl.BF16], b: pl.Tensor[[512, 256], pl.BF16],
-       out: pl.Out[pl.Tensor[[128, 256], pl.FP32]]) -> pl.Tensor[[128, 256], pl.FP32]:
-    for i in pl.pipeline(4, stage=4):
-        ta = pl.load(a, [0, 0], [128, 512], target_memory=pl.Mem.Mat)
-        tb = pl.load(b, [0, 0], [512, 256], target_memory=pl.Mem.Mat)
-        tc = pl.matmul(ta, tb)
-        out = pl.store(tc, [0, 0], out)
-    return out
-)");
-  for (const Diagnostic& d : got.diagnostics)
-    if (d.rule == "MEM001") EXPECT_EQ(d.sram->space, "Mat") << d.message;
-}
-
 TEST(SramRules, TheResultOfTileStoreIsTheGmTensorNotATile) {
   // `buf = pl.tile.store(t, ..., buf)` rebinds the GM tensor (upstream's gate.py): no on-chip copy of
   // the 64 MiB tensor, only the stored tile.

@@ -25,12 +25,6 @@ void SramOverCapacityCheck::check(const SramCheckContext& ctx, std::vector<Diagn
       std::int64_t largest = 0;
       for (const sram::Interval& t : s.tiles)
         if (!t.implicit) largest = std::max(largest, (t.bytes + 31) / 32 * 32);
-      // L0 (Left, Right, Acc) is sized by AutoTileMatmulL0, which splits K (and M / N for the result)
-      // until the tiles fit: an estimate over L0 that no declared tile causes on its own is the model's
-      // gap, not the program's, and the compiler accepts such programs (deepseek_v4 `hca_cmp_qk_pv`
-      // Right 1.5x, `prefill_cp_idx_qr_proj` Acc 4x): no finding.
-      const bool l0 = s.space == "Left" || s.space == "Right" || s.space == "Acc";
-      if (l0 && (largest <= s.capacity || s.space == "Acc")) continue;
       if (largest <= s.capacity || s.space == "Acc") {
         d.severity = Severity::Warning;
         d.message += "; not certain: the estimate models the compiler's buffer reuse, and no tile the code "
