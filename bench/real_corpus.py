@@ -4,19 +4,23 @@
     bench/real_corpus.py --pypto DIR --pypto-lib DIR --python EXE --port-check BIN --work DIR \\
         [--platform a2a3|a5] [--stage compile,estimate,errors,speed] [--timeout 300] [--only REGEX]
 
-Corpus: every DSL program file (a @pl.jit or @pl.program and a __main__ block) of pypto-lib's
-examples/ and models/ and pypto's examples/. Nothing is written into the checkouts
+Corpus: every DSL program file (a module-level @pl.jit, @pl.jit.host or @pl.program entry, with or
+without a __main__ block) of pypto-lib's examples/ and models/ and pypto's examples/; files holding
+only helper DSL functions are listed as left out. Nothing is written into the checkouts
 (PYTHONDONTWRITEBYTECODE, every output folder and cache under WORK).
 
 Stages (each resumes: what WORK already holds is not redone):
 
-compile   runs each file the way its repository documents (pypto-lib: from the root with the root
-          on PYTHONPATH, `python FILE -p <platform>sim` when it takes -p; pypto: `python FILE`),
-          compile only: pass dumps on, nothing dispatched (pypto's RunConfig.codegen_only, pypto-lib's
-          compile_only, CompiledProgram calls and the files' own allclose checks made no-ops so a file
-          holding several programs compiles all of them). ptoas is not needed: the figures are the
-          pass pipeline's. The compiler's figure of a (function, space) pair is the high-water mark of
-          its *_after_AllocateMemoryAddr.py dump (largest offset + size).
+compile   runs each file the way its author does (pypto-lib: from the root with the root on PYTHONPATH,
+          `python FILE -p <platform>sim` when it takes -p; pypto: `python FILE`), and when that yields no
+          program, compiles its first @pl.jit entry (else @pl.jit.host, else @pl.program class) in
+          signature mode (from its annotations, scalars without a default pl.RUNTIME). A file neither
+          way compiles is a miss, printed with each attempt's last error line. Compile only: pass dumps
+          on, ptoas skipped, every program compiled for the platform measured, nothing dispatched
+          (pypto's run, CompiledProgram calls, golden's run/run_jit compile-only, the files' own allclose
+          checks no-ops, so a file holding several programs compiles all of them), the JIT's disk cache
+          kept per file. The compiler's figure of a (function, space) pair is the high-water mark of its
+          *_after_AllocateMemoryAddr.py dump (largest offset + size).
 estimate  `port-check report --format json` per file, its (function, space) estimates compared with
           the compiler's: named (an estimate under the compiler's name) and within +-10%.
 errors    one cold `port-check lint --format json` of the three trees (C++ files included): files
