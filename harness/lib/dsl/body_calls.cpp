@@ -96,6 +96,9 @@ void BodyBuilder::markOnChip(int v, int call) {
   std::string_view op = fn_.exprs[static_cast<std::size_t>(call)].pl_name;
   for (std::string_view prefix : {"tensor.", "tile."})
     if (op.rfind(prefix, 0) == 0) op.remove_prefix(prefix.size());
+  // pl.prefetch.* warms GM data into L2 (a cache, not an on-chip buffer): the compiler gives the
+  // prefetched tensors no tile (deepseek_v4's `prefetch_attn_w` scopes of nine weights hold nothing).
+  if (op.rfind("prefetch.", 0) == 0) return;
   static const std::unordered_set<std::string_view> kGm = {
       "store", "assemble", "create_tensor", "create", "no_dep", "dump_tag", "reshape", "transpose",
       "reinterpret_view", "view", "mscatter", "scatter_update", "set_validshape", "write"};

@@ -227,6 +227,9 @@ struct Function {
   std::vector<Param> params;
   int return_annotation = -1;
   TypeInfo return_type;         // from the return annotation (Unknown kind when absent or a tuple)
+  // Defined under an `if` (in a module or a plain function) whose condition Python evaluates to the
+  // other branch at import: the name does not refer to it (FileModel::functionIndex skips it).
+  bool untaken = false;
 
   std::vector<Stmt> stmts;      // pre-order, program order; a Helper has none (nor params: only DSL code is modelled)
   std::vector<Expr> exprs;

@@ -80,6 +80,10 @@ struct FileScan {
   // in (the build_*_program pattern), or a null node; and each builder's local constants, computed
   // on first use (builder_scope.cpp), keyed by the builder's start byte.
   std::vector<TSNode> function_builders;
+  // Aligned with function_nodes: the `if` conditions a definition sits under (condition, branch taken
+  // when it is true), outermost first; guards_now is the chain while the scan is inside one.
+  std::vector<std::vector<std::pair<TSNode, bool>>> function_guards;
+  std::vector<std::pair<TSNode, bool>> guards_now;
   std::map<std::uint32_t, std::shared_ptr<const std::unordered_map<std::string, ConstValue>>> builder_scopes;
 };
 

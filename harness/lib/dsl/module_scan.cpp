@@ -164,6 +164,7 @@ void addFunction(FileScan& s, FileModel& fm, TSNode def, const std::vector<TSNod
   fm.functions.push_back(std::move(fn));
   s.function_nodes.push_back(def);
   s.function_builders.push_back(builder);
+  s.function_guards.push_back(s.guards_now);
 }
 
 void scanClass(FileScan& s, FileModel& fm, TSNode cls, const std::vector<TSNode>& decorators, TSNode builder = TSNode{}) {
@@ -213,11 +214,37 @@ bool hasDslDecorator(const FileScan& s, const FileModel& fm, const std::vector<T
 // DSL functions and @pl.program classes defined inside plain functions (the build_*_program
 // pattern): found through nested function bodies, up to a fixed depth.
 // `builder`: the plain function whose body this is (the innermost), whose locals the DSL code sees.
+// The branches of `if_statement` ifs, each scanned by `scan_block` with the conditions that choose it
+// on s.guards_now: `if a: X elif b: Y else: Z` scans X under (a), Y under (not a, b), Z under (not a,
+// not b).
+template <typename ScanBlock>
+void scanIfBranches(FileScan& s, TSNode ifs, ScanBlock scan_block) {
+  const std::size_t mark = s.guards_now.size();
+  s.guards_now.push_back({childByField(ifs, "condition"), true});
+  scan_block(childByField(ifs, "consequence"));
+  s.guards_now.back().second = false;
+  for (TSNode alt : namedChildren(ifs)) {
+    std::string_view t = nodeType(alt);
+    if (t == "elif_clause") {
+      s.guards_now.push_back({childByField(alt, "condition"), true});
+      scan_block(childByField(alt, "consequence"));
+      s.guards_now.back().second = false;
+    } else if (t == "else_clause") {
+      scan_block(childByField(alt, "body"));
+    }
+  }
+  s.guards_now.resize(mark);
+}
+
 void scanNested(FileScan& s, FileModel& fm, TSNode body, int depth, TSNode builder) {
   if (isNull(body) || depth > 8) return;
   for (TSNode c : namedChildren(body)) {
     std::string_view t = nodeType(c);
-    if (t == "function_definition") {
+    if (t == "if_statement") {
+      // A definition chosen by a plain `if` (the _bind_*() pattern): both branches are scanned, the
+      // branch Python does not take is marked once constants are known (markUntakenDefinitions).
+      scanIfBranches(s, c, [&](TSNode block) { scanNested(s, fm, block, depth + 1, builder); });
+    } else if (t == "function_definition") {
       scanNested(s, fm, childByField(c, "body"), depth + 1, c);
     } else if (t == "decorated_definition") {
       std::vector<TSNode> decs = decoratorsOf(c);
@@ -227,6 +254,26 @@ void scanNested(FileScan& s, FileModel& fm, TSNode body, int depth, TSNode build
       if (nodeType(def) == "class_definition" && dsl) scanClass(s, fm, def, decs, builder);
       else if (nodeType(def) == "function_definition" && dsl) addFunction(s, fm, def, decs, "", false, -1, builder);
       else if (nodeType(def) == "function_definition") scanNested(s, fm, childByField(def, "body"), depth + 1, def);
+    }
+  }
+}
+
+// Definitions in the branches of a module-level `if` (a kernel chosen at import): functions and
+// classes only, under the branch's conditions (markUntakenDefinitions drops the branch not taken).
+void scanModuleIfBlock(FileScan& s, FileModel& fm, TSNode block, int depth) {
+  if (isNull(block) || depth > 8) return;
+  for (TSNode c : namedChildren(block)) {
+    std::string_view t = nodeType(c);
+    if (t == "if_statement") {
+      scanIfBranches(s, c, [&](TSNode b) { scanModuleIfBlock(s, fm, b, depth + 1); });
+    } else if (t == "function_definition") {
+      addFunction(s, fm, c, {}, "", false, -1);
+    } else if (t == "decorated_definition") {
+      std::vector<TSNode> decs = decoratorsOf(c);
+      TSNode def = childByField(c, "definition");
+      if (isNull(def)) continue;
+      if (nodeType(def) == "function_definition") addFunction(s, fm, def, decs, "", false, -1);
+      else if (nodeType(def) == "class_definition") scanClass(s, fm, def, decs);
     }
   }
 }
@@ -244,7 +291,11 @@ void scanModuleStatements(FileScan& s, FileModel& fm, TSNode root) {
         pending.push_back(c);
         continue;
       }
-      if (t == "import_statement" || t == "import_from_statement") scanImport(s, fm, c);
+      if (t == "if_statement") {
+        // `if __name__ == "__main__":` holds the driver, not definitions the program uses.
+        if (text(s, childByField(c, "condition")).find("__name__") == std::string_view::npos)
+          scanIfBranches(s, c, [&](TSNode b) { scanModuleIfBlock(s, fm, b, 1); });
+      } else if (t == "import_statement" || t == "import_from_statement") scanImport(s, fm, c);
       else if (t == "expression_statement") {
         TSNode e = ts_node_named_child(c, 0);
         if (!isNull(e) && nodeType(e) == "assignment") scanAssign(s, e);

@@ -95,7 +95,8 @@ const Constant* FileModel::constant(std::string_view name) const {
 
 int FileModel::functionIndex(std::string_view name, std::string_view class_name) const {
   for (std::size_t i = 0; i < functions.size(); ++i)
-    if (functions[i].name == name && functions[i].class_name == class_name) return static_cast<int>(i);
+    if (functions[i].name == name && functions[i].class_name == class_name && !functions[i].untaken)
+      return static_cast<int>(i);
   return -1;
 }
 
@@ -173,7 +174,7 @@ void nameKernels(Unit& unit) {
   std::unordered_set<std::string> reserved;
   for (const FileModel& f : unit.files)
     for (const Function& fn : f.functions)
-      if (fn.isDsl() && !fn.isInline()) reserved.insert(fn.name);
+      if (fn.isDsl() && !fn.isInline() && !fn.untaken) reserved.insert(fn.name);
   for (FileModel& f : unit.files) {
     for (Function& fn : f.functions) {
       // The function's own names as the outliner sees them: after ConvertToSSA only the parameters
@@ -262,6 +263,30 @@ void collectTunables(Unit& unit, int file) {
   }
 }
 
+// A definition under `if` conditions (module level, or in a plain function such as a _bind_*()
+// called at import) exists only when Python takes its branch: a condition known to go the other
+// way marks it untaken, so its name refers to the definition Python binds. Conditions are evaluated
+// with the module's constants (environment defaults included) and the builder's locals; an unknown
+// condition leaves the definition as it is.
+void markUntakenDefinitions(Unit& unit, int file) {
+  FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  FileModel& fm = unit.files[static_cast<std::size_t>(file)];
+  for (std::size_t i = 0; i < fm.functions.size() && i < s.function_guards.size(); ++i) {
+    if (s.function_guards[i].empty()) continue;
+    TSNode builder = i < s.function_builders.size() ? s.function_builders[i] : TSNode{};
+    static const std::unordered_map<std::string, ConstValue> kNoLocals;
+    const std::unordered_map<std::string, ConstValue>& locals =
+        isNull(builder) ? kNoLocals : builderScope(unit, file, builder);
+    for (const auto& [condition, when] : s.function_guards[i]) {
+      std::optional<bool> holds = truthOf(evalWithLocals(unit, file, condition, 0, locals));
+      if (holds && *holds != when) {
+        fm.functions[i].untaken = true;
+        break;
+      }
+    }
+  }
+}
+
 void collectConstants(Unit& unit, int file) {
   FileScan& s = unit.scans[static_cast<std::size_t>(file)];
   FileModel& fm = unit.files[static_cast<std::size_t>(file)];
@@ -331,6 +356,7 @@ ProgramModel buildProgramModel(std::span<const SourceFile> files, const Constant
   for (std::size_t i = 0; i < files.size(); ++i) detail::bindImports(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::followReexports(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::collectConstants(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::markUntakenDefinitions(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::specialiseEntriesFromMain(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildSignatures(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildBodies(unit, static_cast<int>(i));

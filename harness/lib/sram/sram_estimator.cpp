@@ -67,6 +67,7 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
     const dsl::FileModel& file = model.files[fi];
     for (std::size_t fn = 0; fn < file.functions.size(); ++fn) {
       const Function& f = file.functions[fn];
+      if (f.untaken) continue;  // a definition in the branch Python does not take: never compiled
       // A @pl.jit / opaque function with tile code but no pl.at scope is compiled as one kernel
       // named after the function (the verifier reports it under that name).
       if (f.regions.empty() && (f.kind == dsl::FunctionKind::JitEntry || f.kind == dsl::FunctionKind::Opaque) &&

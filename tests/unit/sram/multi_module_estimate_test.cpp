@@ -371,6 +371,35 @@ TEST(MultiModuleEstimate, EntriesCalledThroughAModuleDictTakeThoseCallsShapes) {
   EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
 }
 
+// Kernels chosen by plain Python at import (deepseek_v4's `hc_pre = _bind_hc_pre()`): a function called
+// at module level defines the inline kernel in one branch of an `if` on an environment default, and a
+// module-level `if` defines a helper; only the branches Python takes define anything.
+TEST(MultiModuleEstimate, KernelsBoundAtImportAreTheBranchPythonTakes) {
+  fs::path dir = corpusFixture("bound_at_import");
+  ::unsetenv("BOUND_AT_IMPORT_IMPL");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"wide_rows/Vec", 65536}, {"finish_wide/Vec", 16384}}));
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir), Platform::A5), compilerFigures(dir, Platform::A5));
+  // The other branches, when the environment chooses them.
+  ::setenv("BOUND_AT_IMPORT_IMPL", "narrow", 1);
+  Figures narrow = estimatedFigures(singleFileModel(dir));
+  ::unsetenv("BOUND_AT_IMPORT_IMPL");
+  EXPECT_EQ(narrow.count("wide_rows/Vec"), 0u);
+  EXPECT_EQ(narrow.count("narrow_rows/Vec"), 1u);
+  EXPECT_EQ(narrow.count("finish_narrow/Vec"), 1u);
+}
+
+// pl.prefetch warms GM weights into L2 (deepseek_v4's `prefetch_attn_w`): no on-chip tile for them, so
+// no 160 MB estimate and no MEM001 on a scope the compiler fits in 8 KB.
+TEST(MultiModuleEstimate, PrefetchedTensorsTakeNoTile) {
+  fs::path dir = corpusFixture("prefetch_scope");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"warm_and_scale/Vec", 8192}}));
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir), Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
 // A scope in the branch a compile-time `if` does not take is folded away by the parser: no kernel
 // (pypto-lib's `if INDEXER_SCORE_CAP == 256: with pl.at(...)` with the cap at 2048).
 TEST(MultiModuleEstimate, ScopesInABranchAConstantConditionSkipsAreNoKernels) {
