@@ -271,11 +271,15 @@ std::vector<Diagnostic> classifyClangRun(const std::vector<ClangMessage>& messag
         continue;
       }
       if (!trees.inIncludes(trees.used(), word)) {
+        // PTO-ISA's own NPU sources, of the used checkout or else of the runtime's pin (a checkout may hold
+        // only include/).
         std::string caller = trees.callerOutsideIncludes(trees.used(), word);
+        if (caller.empty() && trees.pinned() && !trees.inIncludes(*trees.pinned(), word))
+          caller = trees.callerOutsideIncludes(*trees.pinned(), word);
         if (!caller.empty()) {
           add({"builtin:" + word, line, column,
                "kernel not checked: '" + word + "' (" + where +
-                   ") is declared by none of the PTO-ISA headers, yet PTO-ISA's own NPU sources call it (<pto-isa>/" +
+                   ") is declared by none of the PTO-ISA headers, yet PTO-ISA's own NPU sources call it (" +
                    caller + "): a built-in of the NPU compiler or the CANN SDK that the CPU simulator lacks",
                "guard the NPU-only call with #ifndef __CPU_SIM (the NPU build keeps it)", {}});
           continue;
