@@ -63,7 +63,7 @@ struct Job {
 // name is its own and the NPU built-in mapping must not touch it.
 bool declaresBlockIdx(const std::string& text) {
   static const std::regex kDecl(
-      R"((?:int|unsigned|long|int32_t|uint32_t|int64_t|uint64_t|size_t|auto|const)\s*[&*]?\s+block_idx\s*[=;,)\[{])");
+      R"(\b(?:int|unsigned|long|int32_t|uint32_t|int64_t|uint64_t|size_t|auto|const)\s*[&*]?\s+block_idx\s*[=;,)\[{])");
   return std::regex_search(text, kDecl);
 }
 

@@ -156,9 +156,9 @@ TEST(BuildEvidence, TheDefineOptionReachesTheLintJson) {
   ws.write(".git/HEAD", "ref: refs/heads/main\n");
   ws.write("k/kernel.cpp", kManualLooking);
   auto plain = test::runBinary("lint --format json --no-kernel-compile k", ws.path());
-  EXPECT_EQ(plain.out.find("AUTO001"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("\"rule\": \"AUTO001\""), std::string::npos) << plain.out;
   auto r = test::runBinary("lint --format json --no-kernel-compile -D __PTO_AUTO__ k", ws.path());
-  EXPECT_NE(r.out.find("AUTO001"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"rule\": \"AUTO001\""), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("port-check was given -D __PTO_AUTO__"), std::string::npos) << r.out;
 }
 
