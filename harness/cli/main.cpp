@@ -39,6 +39,15 @@ void addCommonOptions(CLI::App& app, CommonOptions& o, std::string& format, std:
                  "runtime's copy)");
   app.add_option("--clang", o.kernel_compile.clang, "clang used for the kernel compile check (default clang++-19)");
   app.add_flag("--no-kernel-compile{false}", o.kernel_compile.enabled, "Do not compile C++ kernels against PTO-ISA");
+  app.add_option("--define,-D", o.kernel_compile.defines,
+                 "A macro the C++ kernels' build defines (NAME or NAME=VALUE; -D __PTO_AUTO__ makes them AUTO-mode "
+                 "kernels); repeatable")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
+  app.add_option("--compile-commands", o.kernel_compile.compile_commands,
+                 "The kernels' compile_commands.json: their AUTO mode and include directories (default: "
+                 "compile_commands.json or build/compile_commands.json at the workspace root)");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "clangcheck/kernel_compile.h"
 #include "core/elapsed.h"
 #include "git/change_set.h"
 #include "git/hook_installer.h"
@@ -120,6 +121,7 @@ void lintChanges(ChangeRun& run, const CommonOptions& options, const Io& io, con
   LintSettings settings;
   settings.platform = run.session.platform;
   settings.config = &config;
+  settings.kernel_build = clangcheck::kernelBuildEvidence(run.session.workspace.root, options.kernel_compile);
   LintOutcome lint = lintMemoryUnits(run.session.workspace, plan.units, settings, options.jobs);
   run.report.append(git::findingsOfChange(std::move(lint.diagnostics), plan));
   sram::mergeSramRows(run.report.sram, lint.sram);  // the touched projects' estimates, as `lint` shows them

@@ -43,6 +43,7 @@ void lintInto(Report& report, const Session& session, const CommonOptions& optio
   LintSettings settings;
   settings.platform = session.platform;
   settings.config = &session.config;
+  settings.kernel_build = clangcheck::kernelBuildEvidence(session.workspace.root, options.kernel_compile);
   settings.cache_dir = lintCacheDir(session, options, cache);
   LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
   report.append(std::move(lint.diagnostics));

@@ -8,6 +8,7 @@
 #include "advice/task_graph.h"
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "clangcheck/kernel_compile.h"
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "cost/schedule_cost.h"
@@ -154,6 +155,7 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
   LintSettings settings;
   settings.platform = session.platform;
   settings.config = &session.config;
+  settings.kernel_build = clangcheck::kernelBuildEvidence(session.workspace.root, options.kernel_compile);
   LintOutcome lint = lintTargets(session.workspace, targets, settings, options.jobs);
   // Every lint finding, so report and lint agree on the same sources (the SRAM and advice findings the
   // page is about among them).

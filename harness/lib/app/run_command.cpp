@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
 #include "app/run_stage_runner.h"
+#include "clangcheck/kernel_compile.h"
 #include "compiler/compile_stage.h"
 #include "golden/run_stage.h"
 #include "golden/static_causes.h"
@@ -35,6 +36,7 @@ std::vector<Diagnostic> lintFindingsFor(const Report& report, const Session& ses
   LintSettings settings;
   settings.platform = session.platform;
   settings.config = &session.config;
+  settings.kernel_build = clangcheck::kernelBuildEvidence(session.workspace.root, options.kernel_compile);
   return lintTargets(session.workspace, targets, settings, options.jobs).diagnostics;
 }
 

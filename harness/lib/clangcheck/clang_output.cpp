@@ -7,14 +7,17 @@
 
 namespace portcheck::clangcheck {
 
-namespace {
-
 // Header paths are shown under the <pto-isa> placeholder so reports do not depend on the machine.
-std::string displayPath(const std::string& file, const PathMapping& p) {
+std::string displayClangPath(const std::string& file, const PathMapping& p) {
   if (file == p.kernel_as_printed) return p.kernel_display;
   if (!p.headers_root.empty() && file.rfind(p.headers_root, 0) == 0) return "<pto-isa>" + file.substr(p.headers_root.size());
+  if (!p.workspace_root.empty() && file.size() > p.workspace_root.size() && file.rfind(p.workspace_root, 0) == 0 &&
+      file[p.workspace_root.size()] == '/')
+    return file.substr(p.workspace_root.size() + 1);
   return file;
 }
+
+namespace {
 
 // "static assertion failed due to requirement '<long expression>': <message>" -> "static assertion failed: <message>".
 std::string shorten(const std::string& text) {
@@ -77,11 +80,11 @@ std::vector<Diagnostic> toDiagnostics(const std::vector<ClangMessage>& messages,
     for (const auto& [file, at] : m.included_from)
       if (!anchor && file == paths.kernel_as_printed) line = at, column = 1;
     Diagnostic d = makeDiagnostic(error ? "ISA009" : "ISA010", paths.kernel_display, line, column, shorten(m.text));
-    if (anchor != &m) d.notes.push_back({displayPath(m.file, paths), m.line, m.column, "clang: " + shorten(m.text)});
+    if (anchor != &m) d.notes.push_back({displayClangPath(m.file, paths), m.line, m.column, "clang: " + shorten(m.text)});
     for (const ClangMessage& n : m.notes) {
       bool pseudo = n.file.starts_with("<") && !(!paths.headers_root.empty() && n.file.starts_with(paths.headers_root));
       if (&n == anchor || pseudo) continue;  // <scratch space>, <built-in>
-      d.notes.push_back({displayPath(n.file, paths), n.line, n.column, n.text});
+      d.notes.push_back({displayClangPath(n.file, paths), n.line, n.column, n.text});
     }
     out.push_back(std::move(d));
   }

@@ -27,7 +27,11 @@ struct PathMapping {
   std::string kernel_as_printed;  // the kernel path exactly as clang prints it (the command-line argument)
   std::string kernel_display;     // workspace-relative path for diagnostics
   std::string headers_root;       // the PTO-ISA checkout as clang prints it; shown as <pto-isa>
+  std::string workspace_root;     // the workspace as clang prints it ("" = none); its files shown relative
 };
+
+// A path clang printed, as a report shows it: the kernel's display path, <pto-isa>/..., workspace-relative.
+std::string displayClangPath(const std::string& file, const PathMapping& paths);
 
 // ISA009 (errors) and ISA010 (warnings) for the kernel.
 std::vector<Diagnostic> toDiagnostics(const std::vector<ClangMessage>& messages, const PathMapping& paths);

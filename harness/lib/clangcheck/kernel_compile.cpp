@@ -1,9 +1,15 @@
 #include "clangcheck/kernel_compile.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "clangcheck/clang_output.h"
+#include "clangcheck/environment_faults.h"
 #include "kernel/kernel_class.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_source.h"
@@ -49,19 +55,62 @@ struct Job {
   std::string display;
   fs::path file;
   std::vector<std::string> defines;
+  ClangExtras extras;
   std::vector<Diagnostic> result;
+};
+
+// Does the kernel declare a variable named block_idx itself (`int block_idx = get_block_idx();`)? Then the
+// name is its own and the NPU built-in mapping must not touch it.
+bool declaresBlockIdx(const std::string& text) {
+  static const std::regex kDecl(
+      R"(\b(?:int|unsigned|long|int32_t|uint32_t|int64_t|uint64_t|size_t|auto|const)\s*[&*]?\s+block_idx\s*[=;,)\[{])");
+  return std::regex_search(text, kDecl);
+}
+
+// The prelude that maps the NPU built-in block_idx to the CPU simulator's get_block_idx(): the PTO-ISA headers
+// first (their own members named block_idx, pto/cpu/trace.hpp, stay untouched), then the macro. Written once
+// per stage into a private temporary folder, removed when the stage ends.
+class BlockIdxPrelude {
+ public:
+  ~BlockIdxPrelude() {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+  std::string path() {
+    if (!dir_.empty()) return (dir_ / "port_check_block_idx.h").string();
+    std::string tmpl = (fs::temp_directory_path() / "port-check-kernel-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) return "";
+    dir_ = tmpl;
+    std::ofstream out(dir_ / "port_check_block_idx.h");
+    out << "// port-check: the NPU built-in block_idx on the CPU simulator\n#include <pto/pto-inst.hpp>\n"
+           "#define block_idx get_block_idx()\n";
+    return (dir_ / "port_check_block_idx.h").string();
+  }
+
+ private:
+  fs::path dir_;
 };
 
 }  // namespace
 
-KernelPlan planKernel(const SourceFile& f) {
+std::shared_ptr<const kernel::BuildEvidence> kernelBuildEvidence(const fs::path& workspace_root,
+                                                                 const KernelCompileOptions& options) {
+  return std::make_shared<const kernel::BuildEvidence>(workspace_root, options.defines, options.compile_commands);
+}
+
+KernelPlan planKernel(const SourceFile& f, const kernel::BuildEvidence* build, const std::vector<std::string>& defines) {
   KernelPlan plan;
   if (kernel::classifyWithoutParse(f)) return plan;  // not PTO-ISA: not compiled against it
   std::string parseable = kernel::parseableText(f.text);
   SyntaxTree tree = SyntaxTree::parse(Language::Cpp, parseable);
   kernel::KernelModel model = kernel::buildModel(f, tree);
   // Only PTO-ISA code is compiled against PTO-ISA, and a manual-mode kernel in its own mode (ISA014 says so).
-  kernel::KernelClass kind = kernel::classifyKernel(f, model, parseSuppressions(f, "//").namesRule("AUTO"));
+  std::optional<kernel::BuildMode> mode;
+  if (build) {
+    mode = build->modeOf(f.path);
+    plan.include_dirs = build->includeDirsOf(f.path);
+  }
+  kernel::KernelClass kind = kernel::classifyKernel(f, model, parseSuppressions(f, "//").namesRule("AUTO"), mode);
   if (kind.kind == kernel::KernelKind::NotPtoIsa) return plan;
   const bool auto_mode = kind.kind == kernel::KernelKind::Auto;
   bool vec = model.mentions_vec_macro, cube = model.mentions_cube_macro;
@@ -92,8 +141,10 @@ KernelPlan planKernel(const SourceFile& f) {
   } else if (auto_mode) {
     common.push_back("__PTO_AUTO__");
   }
-  if (kernel::containsWord(f.text, "block_idx")) {
-    common.push_back("block_idx=get_block_idx()");
+  for (const std::string& d : defines)
+    if (d != "__PTO_AUTO__" && !d.starts_with("__PTO_AUTO__=")) common.push_back(d);
+  if (kernel::containsWord(f.text, "block_idx") && !declaresBlockIdx(f.text)) {
+    plan.block_idx_prelude = true;
     plan.notices.push_back(makeDiagnostic("ISA011", f.path, 0, 0,
                                           "block_idx is an NPU builtin the CPU simulator lacks; the compile check "
                                           "maps it to get_block_idx()"));
@@ -111,11 +162,17 @@ KernelPlan planKernel(const SourceFile& f) {
 }
 
 std::vector<std::string> clangArguments(const std::string& clang, const fs::path& headers_root,
-                                        const std::vector<std::string>& defines, const std::string& file) {
+                                        const std::vector<std::string>& defines, const std::string& file,
+                                        const ClangExtras& extras) {
   std::vector<std::string> a = {clang, "-std=c++20", "-fsyntax-only", "-D__CPU_SIM"};
   for (const std::string& d : defines) a.push_back("-D" + d);
   for (const char* x : {"-isystem"}) a.push_back(x);
   a.push_back((headers_root / "include").string());
+  for (const std::string& dir : extras.include_dirs) a.push_back("-I" + dir);
+  if (!extras.forced_include.empty()) {
+    a.push_back("-include");
+    a.push_back(extras.forced_include);
+  }
   for (const char* x : {"-include", "stdint.h", "-include", "stddef.h", "-Wno-ignored-attributes",
                         "-Wpre-c++20-compat-pedantic", "-fno-color-diagnostics", "-fno-caret-diagnostics",
                         "-ferror-limit=50"})
@@ -172,24 +229,32 @@ KernelCompileResult compileKernels(const Workspace& ws, const std::vector<std::s
   std::size_t planned = 0;  // files that are PTO-ISA code
   std::vector<SourceFile> sources;
   sources.reserve(kernels.size());
+  std::shared_ptr<const kernel::BuildEvidence> build = kernelBuildEvidence(ws.root, options);
+  if (!build->problem().empty())
+    r.diagnostics.push_back(makeDiagnostic("TOOL003", "", 0, 0, "--compile-commands ignored: " + build->problem(),
+                                           "give --compile-commands the compile_commands.json CMake writes "
+                                           "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)"));
+  BlockIdxPrelude prelude;
   for (const std::string& rel : kernels) {
     fs::path abs = ws.root / rel;
     ReadResult read = readSourceFile(abs, rel);
     if (!read.file) continue;  // the lint stage already reported it (TOOL002)
     sources.push_back(std::move(*read.file));
-    KernelPlan plan = planKernel(sources.back());
+    KernelPlan plan = planKernel(sources.back(), build.get(), options.defines);
     if (!plan.variants.empty()) ++planned;
     r.diagnostics.insert(r.diagnostics.end(), plan.notices.begin(), plan.notices.end());
-    for (auto& defines : plan.variants) work.push_back({nullptr, rel, abs, defines, {}});
+    ClangExtras extras{plan.include_dirs, plan.block_idx_prelude ? prelude.path() : std::string()};
+    for (auto& defines : plan.variants) work.push_back({nullptr, rel, abs, defines, extras, {}});
   }
+  HeaderTrees trees(headers.root, headers.pinned, ws.root);
   for (Job& j : work)
     for (const SourceFile& s : sources)
       if (s.path == j.display) j.source = &s;
   parallelFor(work.size(), jobs, [&](std::size_t i) {
     Job& j = work[i];
-    auto [status, output] = run(clangArguments(*clang, headers.root, j.defines, j.file.string()));
-    PathMapping paths{j.file.string(), j.display, headers.root.string()};
-    j.result = toDiagnostics(parseClangOutput(output), paths);
+    auto [status, output] = run(clangArguments(*clang, headers.root, j.defines, j.file.string(), j.extras));
+    PathMapping paths{j.file.string(), j.display, headers.root.string(), ws.root.string()};
+    j.result = classifyClangRun(parseClangOutput(output), {paths, j.source ? j.source->text : std::string()}, trees);
     if (status != 0 && j.result.empty()) {
       std::string first = output.substr(0, output.find('\n'));
       j.result.push_back(makeDiagnostic("ISA009", j.display, 0, 0,
@@ -197,7 +262,12 @@ KernelCompileResult compileKernels(const Workspace& ws, const std::vector<std::s
     }
     if (j.source) parseSuppressions(*j.source, "//").apply(j.source->path, j.result);
   });
-  for (Job& j : work) r.diagnostics.insert(r.diagnostics.end(), j.result.begin(), j.result.end());
+  // One environment finding per cause and kernel, however many variants (cores) met it.
+  std::set<std::string> environment_seen;
+  for (Job& j : work)
+    for (Diagnostic& d : j.result)
+      if (d.rule != "TOOL009" || environment_seen.insert(d.file + "\n" + std::to_string(d.line) + "\n" + d.message).second)
+        r.diagnostics.push_back(std::move(d));
   r.status.state = StageState::Ran;
   r.status.detail = std::to_string(planned) + " PTO-ISA kernel(s) of " + std::to_string(kernels.size()) + " C++ file(s), " + std::to_string(work.size()) +
                     " clang run(s) against " + headers.root.string() + " (from " + headers.origin + ")";

@@ -23,6 +23,11 @@ PtoIsaHeaders locatePtoIsa(const fs::path& root, const std::optional<fs::path>& 
     if (pypto_root) candidates.emplace_back(*pypto_root / "runtime" / "build" / "pto-isa", "pypto runtime");
   }
   PtoIsaHeaders h;
+  std::error_code pin_ec;
+  if (pypto_root) {
+    fs::path pin = fs::absolute(*pypto_root / "runtime" / "build" / "pto-isa", pin_ec).lexically_normal();
+    if (isPtoIsaTree(pin)) h.pinned = pin;
+  }
   for (const auto& [dir, origin] : candidates) {
     std::error_code ec;
     fs::path abs = fs::absolute(dir, ec).lexically_normal();
@@ -30,6 +35,7 @@ PtoIsaHeaders locatePtoIsa(const fs::path& root, const std::optional<fs::path>& 
       h.found = true;
       h.root = abs;
       h.origin = origin;
+      if (h.pinned && fs::equivalent(*h.pinned, abs, ec)) h.pinned.reset();
       return h;
     }
     if (!h.why_not.empty()) h.why_not += ", ";

@@ -14,6 +14,9 @@ struct PtoIsaHeaders {
   std::filesystem::path root;  // the checkout; headers under root/include
   std::string origin;          // "--pto-isa", "PTO_ISA_ROOT", "../pto-isa" or "pypto runtime"
   std::string why_not;         // when !found: every place looked at
+  // The PyPTO runtime's copy (the pin the compiler was built with) when it exists and is not `root`: the
+  // environment check (environment_faults.h) tells a header of another pin from a kernel error with it.
+  std::optional<std::filesystem::path> pinned;
 };
 
 // True when `dir` holds include/pto/pto-inst.hpp.

@@ -39,6 +39,13 @@ struct Instruction {
 
 const Instruction* findInstruction(std::string_view name);
 
+// How an instruction writes its destination tile, from the formulas of pto-isa's docs/isa (generated:
+// instruction_writes.py): Overwrite (every element, without reading it), ReadWrite (reads it: TMULADDDST is
+// dst = src0 * src1 + dst), Partial (only some elements: TINSERT at an offset, TSCATTER at indices), Unknown
+// (no formula in the docs).
+enum class DstAccess { Overwrite, ReadWrite, Partial, Unknown };
+DstAccess dstAccessOf(std::string_view name);
+
 // Which core runs an instruction, given the locations of its operands (Loc::Unknown for non-tiles).
 enum class Core { Any, Vector, Cube };
 Core coreOf(const Instruction& ins, const std::vector<Loc>& locs);

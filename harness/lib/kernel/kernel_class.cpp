@@ -124,7 +124,8 @@ std::optional<KernelClass> classifyWithoutParse(const SourceFile& file) {
   return notPtoIsa(device_word, namesAscendC(file.text, code));
 }
 
-KernelClass classifyKernel(const SourceFile& file, const KernelModel& m, bool names_auto_rules) {
+KernelClass classifyKernel(const SourceFile& file, const KernelModel& m, bool names_auto_rules,
+                           const std::optional<BuildMode>& build) {
   KernelClass k;
   k.what = "AUTO-mode PTO-ISA kernel";
   if (inPortSources(file.path)) {
@@ -139,6 +140,11 @@ KernelClass classifyKernel(const SourceFile& file, const KernelModel& m, bool na
   }
   if (m.mentions_pto_auto) {
     k.why = "tests __PTO_AUTO__";
+    return k;
+  }
+  if (build && build->auto_mode) {
+    k.why = "its build compiles it in AUTO mode: " + build->evidence;
+    k.build = build;
     return k;
   }
   if (names_auto_rules) {

@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/cache_json.h"
 #include "core/file_stamp.h"
+#include "kernel/build_evidence.h"
 #include "rules/catalogue.h"
 
 namespace portcheck {
@@ -64,6 +65,10 @@ std::string lintCacheKey(const std::string& project, const std::vector<SourceFil
   h.add(project);
   h.add(std::to_string(sources.size()));
   for (const SourceFile& f : sources) h.add(f.path).add(f.text);
+  // A kernel's class follows its build too (kernel/build_evidence.h): the evidence is part of the key.
+  if (settings.kernel_build)
+    for (const SourceFile& f : sources)
+      if (!f.path.ends_with(".py")) h.add(settings.kernel_build->fingerprint(f.path));
   return h.hex();
 }
 

@@ -2,6 +2,7 @@
 // The entry points of the source linters. The lint engine groups sources into units and calls these
 // in parallel; each returns its findings and touches no shared state.
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,12 +17,18 @@ namespace portcheck {
 namespace dsl {
 struct ProgramModel;
 }
+namespace kernel {
+class BuildEvidence;
+}
 
 struct LintSettings {
   Platform platform = Platform::A2A3;
   const Config* config = nullptr;  // never null while linting
   // The lint cache folder (lint/lint_cache.h); nullopt: every unit is linted afresh.
   std::optional<std::filesystem::path> cache_dir;
+  // What the build says about each kernel file (AUTO mode from compile_commands.json, CMakeLists.txt, --define);
+  // null: the source alone decides.
+  std::shared_ptr<const kernel::BuildEvidence> kernel_build;
 };
 
 // The Python files of one pypto_src/ (or one standalone program file), linted together so calls

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "kernel/build_evidence.h"
 #include "kernel/kernel_class.h"
 #include "kernel/kernel_model.h"
 #include "kernel/kernel_source.h"
@@ -129,7 +130,9 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     return out;
   }
   kernel::KernelModel model = kernel::buildModel(f, tree);
-  kernel::KernelClass kind = kernel::classifyKernel(f, model, sup.namesRule("AUTO"));
+  std::optional<kernel::BuildMode> build;
+  if (settings.kernel_build) build = settings.kernel_build->modeOf(f.path);
+  kernel::KernelClass kind = kernel::classifyKernel(f, model, sup.namesRule("AUTO"), build);
   const bool pto_isa = kind.kind != kernel::KernelKind::NotPtoIsa;
   // The first grammar error the preprocessor cannot explain (macros and #if branches are not expanded here).
   if (pto_isa && tree.hasError()) {
@@ -157,6 +160,12 @@ std::vector<Diagnostic> lintKernelFile(const SourceFile& f, const LintSettings& 
     check->check(ctx, out);
     ran.insert(check->id());
   }
+  // The build, not the source, made this an AUTO kernel: every AUTO finding says which evidence decided.
+  if (kind.build)
+    for (Diagnostic& d : out)
+      if (d.rule.starts_with("AUTO") && d.file == f.path)
+        d.notes.push_back({kind.build->file, kind.build->line, 0,
+                           "AUTO mode decided by the build (the source never tests __PTO_AUTO__): " + kind.build->evidence});
   finishFile(f, kind, skipped, ran, sup, out);
   return out;
 }

@@ -6,7 +6,14 @@ using namespace kernel;
 
 namespace {
 
-bool writesFirstOperand(const Instruction& ins) {
+// Does `ins` replace its first operand's whole contents without reading them? The docs' formulas decide
+// (TMULADDDST reads dst, TINSERT writes part of it); an instruction they do not describe goes by its kind.
+bool overwritesFirstOperand(const Instruction& ins) {
+  switch (dstAccessOf(ins.name)) {
+    case DstAccess::Overwrite: return true;
+    case DstAccess::ReadWrite: case DstAccess::Partial: return false;
+    case DstAccess::Unknown: break;
+  }
   switch (ins.kind) {
     case OpKind::Vector: case OpKind::VecOrMat: case OpKind::Matmul: case OpKind::Move: case OpKind::Load:
     case OpKind::Gather: return true;
@@ -34,7 +41,7 @@ void TloadIntoOutputTileCheck::check(const KernelContext& ctx, std::vector<Diagn
       if (!as_dst && !as_src) continue;
       // Only an overwrite in the load's own block (or nested in it) follows it on every path.
       bool same_path = load.block_begin <= next.pos.byte && next.pos.byte < load.block_end;
-      if (as_dst && !as_src && same_path && next.instruction && writesFirstOperand(*next.instruction)) {
+      if (as_dst && !as_src && same_path && next.instruction && overwritesFirstOperand(*next.instruction)) {
         Diagnostic d = at(ctx, load.pos, "TLOAD into tile '" + dst.base + "', which " + next.name + " at line " +
                                              std::to_string(next.pos.line) +
                                              " overwrites before anything reads it: liveness-based reuse may "
