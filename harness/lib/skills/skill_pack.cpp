@@ -30,6 +30,14 @@ std::optional<std::string> readWholeFile(const fs::path& p) {
   return ss.str();
 }
 
+namespace {
+
+// A skill's evals/ folder holds what an eval agent is scored on (docs/evals.md): it stays in the pack's
+// repository and is never installed beside the skill an agent reads.
+bool isSkillEvalsPath(std::string_view rel_to_skill) { return startsWith(rel_to_skill, "evals/"); }
+
+}  // namespace
+
 std::vector<PackFile> skillFilesFromDir(const fs::path& root) {
   std::vector<PackFile> out;
   std::error_code ec;
@@ -42,7 +50,8 @@ std::vector<PackFile> skillFilesFromDir(const fs::path& root) {
     for (; it != end; it.increment(ec)) {
       std::string leaf = it->path().filename().string();
       if (it->is_directory(ec)) {
-        if (leaf[0] == '.' || isSkippedDirectory(leaf)) it.disable_recursion_pending();
+        if (leaf[0] == '.' || isSkippedDirectory(leaf) || (it.depth() == 0 && leaf == "evals"))
+          it.disable_recursion_pending();
         continue;
       }
       if (!it->is_regular_file(ec) || leaf[0] == '.') continue;
@@ -66,7 +75,7 @@ std::vector<PackFile> skillFilesEmbedded() {
   for (std::size_t i = 0; i < kResourceFilesCount; ++i) {
     std::string p = kResourceFiles[i].path;
     for (const std::string& s : skills)
-      if (startsWith(p, s)) {
+      if (startsWith(p, s) && !isSkillEvalsPath(std::string_view(p).substr(s.size()))) {
         out.push_back({p, std::string(kResourceFiles[i].bytes())});
         break;
       }

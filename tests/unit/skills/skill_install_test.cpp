@@ -46,6 +46,8 @@ TEST_F(SkillInstall, InstallsEverySkillFileAndAManifest) {
   EXPECT_EQ(test::readFile(installed("alpha/SKILL.md")), test::readFile(pack / "skills/alpha/SKILL.md"));
   EXPECT_TRUE(fs::exists(installed("alpha/references/detail.md")));
   EXPECT_FALSE(fs::exists(installed("CHANGELOG.md"))) << "pack-level files are not skills";
+  ASSERT_TRUE(fs::exists(pack / "skills/alpha/evals/evals.json"));
+  EXPECT_FALSE(fs::exists(installed("alpha/evals/evals.json"))) << "an agent given the skill never sees its evals";
   std::string manifest = test::readFile(installed(kInstallManifest));
   EXPECT_NE(manifest.find("\"alpha/SKILL.md\": \"" + blobHash(test::readFile(pack / "skills/alpha/SKILL.md")) + "\""),
             std::string::npos)
