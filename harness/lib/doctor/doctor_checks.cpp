@@ -1,5 +1,6 @@
 #include "doctor/doctor_checks.h"
 
+#include "core/json_fields.h"
 #include "doctor/nanobind_check.h"
 #include "doctor/pypi_lookalikes.h"
 #include "toolchain/ptoas_version.h"
@@ -46,11 +47,6 @@ const json& fact(const ToolchainFacts& f, const char* key) {
 
 bool factOk(const json& j) { return j.value("ok", false); }
 
-std::string factText(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 struct Builder {
   const ToolchainFacts& f;
   std::vector<Check> checks;
@@ -73,12 +69,12 @@ struct Builder {
     if (!probeRan()) return add(std::move(id), level, std::move(title), CheckState::Skipped, notProbed(), fix);
     const json& j = fact(f, key);
     if (factOk(j)) {
-      std::string found = factText(j, "version");
-      std::string path = factText(j, "path");
+      std::string found = jsonString(j, "version");
+      std::string path = jsonString(j, "path");
       if (!path.empty()) found += (found.empty() ? "" : " ") + std::string("at ") + path;
       return add(std::move(id), level, std::move(title), CheckState::Ok, found.empty() ? "importable" : found);
     }
-    add(std::move(id), level, std::move(title), CheckState::Missing, pythonErrorLine(factText(j, "error")), fix);
+    add(std::move(id), level, std::move(title), CheckState::Missing, pythonErrorLine(jsonString(j, "error")), fix);
   }
 
   void passes() {
@@ -114,7 +110,7 @@ struct Builder {
                       " writes python/pypto/pypto_core*.so)"
                 : "find the PyPTO checkout first";
     if (probeRan() && !factOk(fact(f, "pypto"))) {
-      std::string error = pythonErrorLine(factText(fact(f, "pypto"), "error"));
+      std::string error = pythonErrorLine(jsonString(fact(f, "pypto"), "error"));
       if (error.find("torch") != std::string::npos) build_fix = "install torch first (above)";
       add("passes.import", Level::Passes, "PyPTO imports", CheckState::Missing, error, build_fix);
     } else {
@@ -185,30 +181,30 @@ struct Builder {
     const json& j = fact(f, "torch");
     if (!factOk(j)) {
       return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Missing,
-                 pythonErrorLine(factText(j, "error")), fix);
+                 pythonErrorLine(jsonString(j, "error")), fix);
     }
     if (!j.value("uint16", false)) {
       return add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Missing,
-                 "torch " + factText(j, "version") + " has no torch.uint16 / torch.uint32, which the runtime maps",
+                 "torch " + jsonString(j, "version") + " has no torch.uint16 / torch.uint32, which the runtime maps",
                  fix);
     }
-    add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Ok, "torch " + factText(j, "version"));
+    add("simulator.torch", Level::Simulator, "torch >= 2.3", CheckState::Ok, "torch " + jsonString(j, "version"));
   }
 
   void ptoIsa() {
     const char* title = "pto-isa headers at the runtime's pin";
     if (!probeRan()) return add("simulator.pto_isa", Level::Simulator, title, CheckState::Skipped, notProbed());
     const json& j = fact(f, "pto_isa");
-    std::string pin = factText(j, "pin");
-    std::string checkout = factText(j, "checkout");
+    std::string pin = jsonString(j, "pin");
+    std::string checkout = jsonString(j, "checkout");
     std::string fix = pin.empty() ? "install simpler first (above)"
                                   : "check out hw-native-sys/pto-isa at " + pin + " into " + checkout +
                                         " (clean; the runtime clones it there itself when it can reach GitHub)";
     if (factOk(j)) {
       return add("simulator.pto_isa", Level::Simulator, title, CheckState::Ok, pin.substr(0, 12) + " at " + checkout);
     }
-    std::string head = factText(j, "head");
-    std::string found = factText(j, "error");
+    std::string head = jsonString(j, "head");
+    std::string found = jsonString(j, "error");
     if (found.empty()) {
       found = head.empty() ? checkout + " is not a git checkout"
                            : checkout + " is at " + head.substr(0, 12) + ", the pin is " + pin.substr(0, 12);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/json_fields.h"
+
 namespace portcheck::doctor {
 
 namespace {
@@ -20,11 +22,6 @@ const json& distribution(const ToolchainFacts& f, const char* name) {
   return object(object(f.probe, "distributions"), name);
 }
 
-std::string text(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 bool listed(const json& j, const char* key, const std::string& value) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_array()) return false;
@@ -35,8 +32,8 @@ bool contains(std::string_view hay, std::string_view needle) { return hay.find(n
 
 // "PyPI pypto 0.2.0 at <site-packages>" from a distribution fact.
 std::string describe(const char* name, const json& dist) {
-  std::string s = std::string("`") + name + "` " + text(dist, "version");
-  std::string where = text(dist, "location");
+  std::string s = std::string("`") + name + "` " + jsonString(dist, "version");
+  std::string where = jsonString(dist, "location");
   return where.empty() ? s : s + " in " + where;
 }
 
@@ -61,9 +58,9 @@ std::optional<Check> pyptoLookalike(const ToolchainFacts& f, const std::string& 
   const bool imported_cann = layout.value("found", false) && layout.value("frontend", false) &&
                              !layout.value("language", false) && !layout.value("ir", false);
   if (imported_cann) {
-    std::string version = dist.value("installed", false) ? " " + text(dist, "version") : std::string();
+    std::string version = dist.value("installed", false) ? " " + jsonString(dist, "version") : std::string();
     return make("passes.import", Level::Passes, "PyPTO imports", CheckState::Missing,
-                "`import pypto` gives CANN's PyPTO (PyPI pypto" + version + ") at " + text(layout, "path") +
+                "`import pypto` gives CANN's PyPTO (PyPI pypto" + version + ") at " + jsonString(layout, "path") +
                     ": a different project with the same import name (pypto.frontend.jit; no pypto.language, no "
                     "pypto.ir), so no PyPTO v3 program compiles with it",
                 pypto_fix);

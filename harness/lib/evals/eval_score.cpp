@@ -8,6 +8,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/json_fields.h"
+
 namespace portcheck::evals {
 
 namespace fs = std::filesystem;
@@ -19,12 +21,6 @@ std::string fixed(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
-}
-
-// A string field of a report object; "" when absent or null (the report writes null for "none").
-std::string text(const json& o, const char* key) {
-  auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // A list field of a report object, by reference into it (value() would return a copy); empty when absent.
@@ -40,7 +36,7 @@ int number(const json& o, const char* key) {
 }
 
 bool inProject(const json& d, const std::string& project) {
-  const std::string file = text(d, "file");
+  const std::string file = jsonString(d, "file");
   const std::string prefix = "projects/" + project + "/";
   return file.compare(0, prefix.size(), prefix) == 0;
 }
@@ -50,36 +46,36 @@ bool inProject(const json& d, const std::string& project) {
 std::vector<std::string> staticErrors(const json& verify, const std::string& project) {
   std::vector<std::string> out;
   for (const json& d : list(verify, "diagnostics")) {
-    if (text(d, "severity") != "error" || !inProject(d, project)) continue;
-    const std::string source = text(d, "source");
+    if (jsonString(d, "severity") != "error" || !inProject(d, project)) continue;
+    const std::string source = jsonString(d, "source");
     if (source != "lint" && source != "estimator") continue;
-    std::string file = text(d, "file");
+    std::string file = jsonString(d, "file");
     file = file.substr(file.rfind('/') + 1);
-    out.push_back(text(d, "rule") + " " + file + ":" + std::to_string(number(d, "line")) + " " +
-                  text(d, "message"));
+    out.push_back(jsonString(d, "rule") + " " + file + ":" + std::to_string(number(d, "line")) + " " +
+                  jsonString(d, "message"));
   }
   return out;
 }
 
 const json* goldenRun(const json& verify, const std::string& project, const std::string& sim) {
   for (const json& g : list(verify, "golden"))
-    if (text(g, "project") == project && text(g, "platform") == sim) return &g;
+    if (jsonString(g, "project") == project && jsonString(g, "platform") == sim) return &g;
   return nullptr;
 }
 
 // The tool's own failure that stopped the runs (no toolchain: COMP909, TOOL003, ...), when there is one.
 std::string toolFailure(const json& verify) {
   for (const json& d : list(verify, "diagnostics")) {
-    const std::string rule = text(d, "rule");
-    if (text(d, "severity") == "error" && (rule == "COMP909" || rule.rfind("TOOL", 0) == 0))
-      return rule + ": " + text(d, "message");
+    const std::string rule = jsonString(d, "rule");
+    if (jsonString(d, "severity") == "error" && (rule == "COMP909" || rule.rfind("TOOL", 0) == 0))
+      return rule + ": " + jsonString(d, "message");
   }
   return "";
 }
 
 const json* scheduleOf(const json& report, const std::string& project) {
   for (const json& s : list(report, "schedule"))
-    if (text(s, "project") == project) return &s;
+    if (jsonString(s, "project") == project) return &s;
   return nullptr;
 }
 
@@ -130,15 +126,15 @@ EvalResult scoreAttempt(const EvalTask& task, const std::string& attempt_display
       continue;
     }
     judged = true;
-    const bool compiled = text(*g, "failure") != "compile-failed";
-    add("compile (" + platform + ")", compiled, compiled ? "compiled" : text(*g, "detail"));
-    const bool passed = text(*g, "status") == "passed";
-    std::string detail = text(*g, "detail");
-    if (!passed && !text(*g, "rule").empty()) detail = text(*g, "rule") + ": " + detail;
+    const bool compiled = jsonString(*g, "failure") != "compile-failed";
+    add("compile (" + platform + ")", compiled, compiled ? "compiled" : jsonString(*g, "detail"));
+    const bool passed = jsonString(*g, "status") == "passed";
+    std::string detail = jsonString(*g, "detail");
+    if (!passed && !jsonString(*g, "rule").empty()) detail = jsonString(*g, "rule") + ": " + detail;
     add("contract (" + sim + ")", passed, detail);
     if (auto contract = g->find("contract"); contract != g->end() && contract->is_object())
       for (const json& f : list(*contract, "gaming"))
-        gamed.insert(text(f, "rule") + " " + text(f, "output") + ": " + text(f, "detail"));
+        gamed.insert(jsonString(f, "rule") + " " + jsonString(f, "output") + ": " + jsonString(f, "detail"));
   }
   add("gaming", gamed.empty(),
       gamed.empty() ? "no output ignores its inputs, copies one, holds one value or writes outside its tensor"
@@ -187,14 +183,14 @@ std::optional<LedgerSummary> readAttemptLedger(const fs::path& attempt_dir) {
   while (std::getline(in, line)) {
     json j = json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;
-    if (std::optional<std::time_t> t = parseUtc(text(j, "time"))) {
+    if (std::optional<std::time_t> t = parseUtc(jsonString(j, "time"))) {
       if (!first) first = t;
       last = t;
     }
-    if (text(j, "kind") != "attempt") continue;
+    if (jsonString(j, "kind") != "attempt") continue;
     ++s.attempts;
     rules.clear();
-    for (const json& f : list(j, "findings")) rules.insert(text(f, "rule"));
+    for (const json& f : list(j, "findings")) rules.insert(jsonString(f, "rule"));
   }
   if (s.attempts == 0) return std::nullopt;
   if (first && last) s.minutes = static_cast<double>(*last - *first) / 60.0;

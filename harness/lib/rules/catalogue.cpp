@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/embedded_file.h"
+#include "core/json_fields.h"
 #include "core/text.h"
 
 namespace portcheck {
@@ -17,10 +18,6 @@ std::string requireString(const json& j, const char* key, const std::string& pat
   if (!j.contains(key) || !j[key].is_string() || j[key].get<std::string>().empty())
     throw std::runtime_error(path + ": missing or empty string field '" + key + "'");
   return j[key].get<std::string>();
-}
-
-std::string optionalString(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
 std::vector<RuleExample> examples(const json& j, const char* key, const std::string& path) {
@@ -65,7 +62,7 @@ RuleInfo parseRecord(const std::string& path, const std::string& text) {
   if (j.contains("references") && j["references"].is_array())
     for (const json& ref : j["references"])
       if (ref.is_string()) r.references.push_back(ref.get<std::string>());
-  r.since = optionalString(j, "since");
+  r.since = jsonString(j, "since");
   return r;
 }
 
