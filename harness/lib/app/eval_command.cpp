@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "app/commands.h"
+#include "app/json_report_run.h"
 #include "core/elapsed.h"
 #include "evals/eval_score.h"
 #include "evals/eval_workspace.h"
@@ -22,15 +23,10 @@ namespace {
 template <typename Run>
 json reportOf(const CommonOptions& base, const fs::path& scratch, const Io& io, Run&& run) {
   CommonOptions o = base;
-  o.format = Format::Json;
-  o.output.reset();
   o.cwd = scratch;
   o.fail_on = FailOn::Never;
-  std::ostringstream out, err;
-  Io sub{out, err, false, io.getenv};
-  run(o, sub);
-  json j = json::parse(out.str(), nullptr, false);
-  return j.is_discarded() ? json::object() : j;
+  JsonReportRun r = runForJsonReport(run, o, io.getenv);
+  return r.report.is_object() ? r.report : json::object();
 }
 
 evals::EvalResult scoreOne(const evals::EvalTask& task, const fs::path& attempt, const std::string& display,
@@ -74,6 +70,7 @@ evals::EvalResult scoreOne(const evals::EvalTask& task, const fs::path& attempt,
   ReportOptions report_options;
   report_options.cache_dir = cache.string();
   report_options.html = (ws.root / "report.html").string();
+  for (const auto& [name, value] : task.assume) report_options.assume.push_back(name + "=" + std::to_string(value));
   json report = reportOf(base, ws.root, io, [&](const CommonOptions& o, const Io& sub) {
     CommonOptions on = o;
     on.platform = Platform::A2A3;  // the speed check is on a2a3 (the device the measured times are of)

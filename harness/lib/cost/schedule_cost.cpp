@@ -441,6 +441,9 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     KernelCost k;
     k.kernel = ke.split ? ke.kernel.substr(0, ke.kernel.size() - 4) : ke.kernel;  // without _aic / _aiv
     k.dispatches = calls;
+    // A `for i in pl.spmd(n)` scope of the stage: its n blocks share one submit, as in the entry.
+    if (const int scope_stmt = stage->regions[static_cast<std::size_t>(ke.region)].stmt; scope_stmt >= 0)
+      k.blocks = std::max<std::int64_t>(1, spmdBlocks(*stage, scope_stmt, assumed).value_or(1));
     // The halves of a split scope share its source region: its bytes are counted once.
     std::string bwhy;
     const std::optional<KernelWork> stage_work = kernelWork(model, ke, bwhy, assumed);

@@ -195,6 +195,16 @@ void nameKernels(Unit& unit) {
         if (r.kind == RegionKind::IncoreFunction || staticallyDead(fn, r.stmt)) continue;  // no kernel, no name
         const Scope* scope = r.scope >= 0 ? &fn.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
         std::string candidate;
+        // Every InCore scope of a function takes the next k of its enclosing region's counter, named or
+        // not (pypto's ScopeOutliner::OutlineScope); a `for i in pl.spmd(n)` body is one (the for-form
+        // wraps its body in an InCore scope), so it counts too.
+        int owner = -1;
+        for (std::size_t q = 0; q < ri; ++q) {
+          const IncoreRegion& o = fn.regions[q];
+          if (o.kind == RegionKind::AtScope && r.stmt > o.stmt && r.stmt < o.last) owner = static_cast<int>(q);
+        }
+        const std::string prefix = owner >= 0 ? fn.regions[static_cast<std::size_t>(owner)].kernel_name : fn.name;
+        const int k = counters[owner]++;
         if (r.kind == RegionKind::SpmdBody) {
           // The parser splits an spmd hint into the Spmd wrapper `<x>_spmd` and the kernel `<x>`
           // (pypto's _split_spmd_for_loop_name_hints): a hint ending in `_spmd` names the wrapper.
@@ -202,15 +212,10 @@ void nameKernels(Unit& unit) {
           constexpr std::string_view kSpmd = "_spmd";
           if (hint.size() > kSpmd.size() && hint.compare(hint.size() - kSpmd.size(), kSpmd.size(), kSpmd) == 0)
             hint.resize(hint.size() - kSpmd.size());
-          candidate = hint;
+          // Without a hint the body's InCore scope is named like an unnamed pl.at scope.
+          if (hint.empty() && (fn.isInline() || prefix.empty())) continue;  // named after the unknown caller
+          candidate = hint.empty() ? prefix + "_incore_" + std::to_string(k) : hint;
         } else {
-          int owner = -1;
-          for (std::size_t q = 0; q < ri; ++q) {
-            const IncoreRegion& o = fn.regions[q];
-            if (o.kind == RegionKind::AtScope && r.stmt > o.stmt && r.stmt < o.last) owner = static_cast<int>(q);
-          }
-          std::string prefix = owner >= 0 ? fn.regions[static_cast<std::size_t>(owner)].kernel_name : fn.name;
-          int k = counters[owner]++;
           bool hinted = scope && scope->has_name_hint && !scope->name_hint.empty();
           if (!hinted && (fn.isInline() || prefix.empty())) continue;  // named after the unknown caller
           candidate = hinted ? scope->name_hint : prefix + "_incore_" + std::to_string(k);

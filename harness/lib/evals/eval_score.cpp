@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iomanip>
 #include <set>
 #include <sstream>
 
 #include "core/json_fields.h"
+#include "ledger/ledger_file.h"
 
 namespace portcheck::evals {
 
@@ -174,26 +174,28 @@ EvalResult scoreAttempt(const EvalTask& task, const std::string& attempt_display
 }
 
 std::optional<LedgerSummary> readAttemptLedger(const fs::path& attempt_dir) {
-  std::ifstream in(attempt_dir / ".port-check" / "ledger.jsonl");
-  if (!in) return std::nullopt;
+  std::string error;
+  const ledger::LedgerRead read = ledger::readLedger(ledger::ledgerPaths(attempt_dir).ledger, error);
+  const ledger::LedgerHistory& h = read.history;
+  if (!error.empty() || (h.attempts.empty() && !h.summary)) return std::nullopt;
   LedgerSummary s;
-  std::optional<std::time_t> first, last;
-  std::set<std::string> rules;
-  std::string line;
-  while (std::getline(in, line)) {
-    json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) continue;
-    if (std::optional<std::time_t> t = parseUtc(jsonString(j, "time"))) {
-      if (!first) first = t;
-      last = t;
-    }
-    if (jsonString(j, "kind") != "attempt") continue;
-    ++s.attempts;
-    rules.clear();
-    for (const json& f : list(j, "findings")) rules.insert(jsonString(f, "rule"));
+  std::string first = h.summary ? h.summary->first_time : std::string();
+  std::string last = h.summary ? h.summary->last_time : std::string();
+  if (h.summary) s.attempts += h.summary->attempts;
+  s.attempts += static_cast<int>(h.attempts.size());
+  if (!h.attempts.empty()) {
+    if (first.empty()) first = h.attempts.front().time;
+    last = h.attempts.back().time;
   }
   if (s.attempts == 0) return std::nullopt;
-  if (first && last) s.minutes = static_cast<double>(*last - *first) / 60.0;
+  std::optional<std::time_t> t0 = parseUtc(first), t1 = parseUtc(last);
+  if (t0 && t1) s.minutes = static_cast<double>(*t1 - *t0) / 60.0;
+  // The rules of the newest attempt: what the agent left unresolved.
+  std::set<std::string> rules;
+  if (!h.attempts.empty())
+    for (const ledger::Finding& f : h.attempts.back().findings) rules.insert(f.rule);
+  else
+    for (const auto& [rule, count] : h.summary->rules) rules.insert(rule);
   s.rules.assign(rules.begin(), rules.end());
   return s;
 }

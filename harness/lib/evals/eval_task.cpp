@@ -45,6 +45,14 @@ LoadedTask loadEvalTask(const fs::path& dir_in) {
       return taskError(dir_in, "task.json: \"min_speedup\" must be a positive number");
     t.min_speedup = j["min_speedup"];
   }
+  if (j.contains("assume")) {
+    if (!j["assume"].is_object()) return taskError(dir_in, "task.json: \"assume\" must be an object of NAME: integer");
+    for (const auto& [name, value] : j["assume"].items()) {
+      if (name.empty() || !value.is_number_integer())
+        return taskError(dir_in, "task.json: \"assume\": \"" + name + "\" must be an integer");
+      t.assume.emplace_back(name, value.get<long long>());
+    }
+  }
   if (!fs::is_regular_file(t.prompt, ec)) return taskError(dir_in, "the prompt " + t.prompt.filename().string() + " is missing");
   if (!fs::is_directory(t.original, ec)) return taskError(dir_in, "the original/ folder is missing");
   if (!fs::is_regular_file(t.reference, ec)) return taskError(dir_in, "the reference golden is missing");

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace portcheck::evals {
@@ -18,6 +19,9 @@ struct EvalTask {
   std::filesystem::path reference;       // golden.py with CONTRACT: the task's own, never the agent's
   std::filesystem::path naive;           // a pypto_src/ of the naive form (speed baseline)
   double min_speedup = 1.0;              // naive µs / attempt µs must exceed this
+  // Run-time values the speed check's schedule assumes for both forms (`report --assume NAME=V`): a
+  // length read from a tensor (`seq_lens`) set to a representative value the contract's cases cover.
+  std::vector<std::pair<std::string, long long>> assume;
 };
 
 struct LoadedTask {

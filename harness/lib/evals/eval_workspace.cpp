@@ -2,6 +2,8 @@
 
 #include <fstream>
 
+#include "workspace/workspace.h"
+
 namespace portcheck::evals {
 
 namespace fs = std::filesystem;
@@ -14,7 +16,8 @@ void copyPortSources(const fs::path& from, const fs::path& to, std::error_code& 
   fs::create_directories(to, ec);
   for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (it->is_directory() && (name == "__pycache__" || name == ".port-check" || name == ".port-check-cache")) {
+    // Build output and caches as every walk skips them, and the attempt's ledger (read from the attempt).
+    if (it->is_directory() && (isSkippedDirectory(name) || name == ".port-check")) {
       it.disable_recursion_pending();
       continue;
     }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "app/json_report_run.h"
 #include "core/embedded_file.h"
 #include "mcp/portable_schema.h"
 #include "rules/catalogue.h"
@@ -91,17 +92,13 @@ CommonOptions callOptions(const json& arguments, const ToolContext& ctx) {
 // Runs a subcommand with JSON output and turns it into a tools/call result: the report as
 // structuredContent (and as text, for clients without structured output); exit 2 is a tool error.
 json reportResult(const std::function<int(const CommonOptions&, const Io&)>& command, const CommonOptions& options) {
-  std::ostringstream out, err;
-  Io io{out, err, false, [](const char* name) { return std::getenv(name); }};
-  int code = command(options, io);
-  json report = json::parse(out.str(), nullptr, false);
-  if (!report.is_object()) {
-    std::string text = out.str() + err.str();
-    return toolError(text.empty() ? "port-check exited with status " + std::to_string(code) + " and no report" : text);
-  }
-  json result = {{"content", textContent(report.dump(2, ' ', false, json::error_handler_t::replace))},
-                 {"structuredContent", report}};
-  if (code == kExitToolError) result["isError"] = true;
+  JsonReportRun run = runForJsonReport(command, options, [](const char* name) { return std::getenv(name); });
+  if (!run.report.is_object())
+    return toolError(run.text.empty() ? "port-check exited with status " + std::to_string(run.code) + " and no report"
+                                      : run.text);
+  json result = {{"content", textContent(run.report.dump(2, ' ', false, json::error_handler_t::replace))},
+                 {"structuredContent", run.report}};
+  if (run.code == kExitToolError) result["isError"] = true;
   return result;
 }
 

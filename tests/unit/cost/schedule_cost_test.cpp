@@ -294,6 +294,31 @@ def port(x: pl.Tensor[[64, 256], pl.FP32], y: pl.Out[pl.Tensor[[64, 256], pl.FP3
   EXPECT_EQ(*alone.tasks, 0);
 }
 
+// An spmd launch written inside an inline stage is one launch of n blocks, as in the entry: the blocks
+// share one submit (an eval agent's top-k router had its 4 blocks charged as 4 submits).
+TEST(ScheduleCost, AnSpmdLaunchInsideAnInlineStageIsOneSubmitOfItsBlocks) {
+  const char* src = R"(import pypto.language as pl
+
+@pl.jit.inline
+def stage(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Tensor[[256, 64], pl.FP32]):
+    for b in pl.spmd(32, name_hint="rows"):
+        t = pl.load(x, [b * 8, 0], [8, 64])
+        y = pl.store(pl.exp(t), [b * 8, 0], y)
+    return y
+
+
+@pl.jit
+def port(x: pl.Tensor[[256, 64], pl.FP32], y: pl.Out[pl.Tensor[[256, 64], pl.FP32]]):
+    y = stage(x, y)
+    return y
+)";
+  cost::ScheduleCost c = costOf({{"orchestration.py", src}}, {"orchestration.py"});
+  ASSERT_EQ(c.kernels.size(), 1u);
+  ASSERT_TRUE(c.kernels[0].dispatches);
+  EXPECT_EQ(*c.kernels[0].dispatches, 32);
+  EXPECT_EQ(c.kernels[0].blocks, 32);
+}
+
 TEST(ScheduleCost, AStageCalledThroughAnotherInlineStageIsDispatchedAsOftenAsTheRunReachesIt) {
   // port -> attention (inline, twice per layer) -> stage (inline, its scope 4 tasks per call).
   const char* lib = R"(import pypto.language as pl

@@ -337,6 +337,33 @@ def f(x: pl.Tensor[[64, 64], pl.FP32]):
   EXPECT_EQ(f.regions[2].kernel_name, "kv_proj");
 }
 
+// An spmd body without a hint is an InCore scope like an unnamed pl.at: `<function>_incore_<k>`, k
+// counting every InCore scope of the function in order, named ones included (pypto's
+// ScopeOutliner::OutlineScope). Checked with the real compiler: `for rb in pl.spmd(32)` in entry `rope`
+// compiles to kernel `rope_incore_0`.
+TEST(DslModelScopes, AnSpmdBodyWithoutAHintIsNamedLikeAnUnnamedScope) {
+  dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
+
+@pl.jit
+def rope(x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):
+    for i in pl.spmd(8):
+        t = pl.load(x, [i * 8, 0], [8, 64])
+        out = pl.store(t, [i * 8, 0], out)
+    for j in pl.spmd(8, name_hint="named"):
+        u = pl.load(x, [j * 8, 0], [8, 64])
+        out = pl.store(u, [j * 8, 0], out)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        w = pl.load(x, [0, 0], [8, 64])
+        out = pl.store(w, [0, 0], out)
+    return out
+)");
+  const dsl::Function& f = fn(m, "rope");
+  ASSERT_EQ(f.regions.size(), 3u);
+  EXPECT_EQ(f.regions[0].kernel_name, "rope_incore_0");
+  EXPECT_EQ(f.regions[1].kernel_name, "named");
+  EXPECT_EQ(f.regions[2].kernel_name, "rope_incore_2");
+}
+
 TEST(DslModelLoops, PipelineStageInitValuesAndCarriedValues) {
   dsl::FileModel m = fileModelOf(R"(import pypto.language as pl
 K = 1024

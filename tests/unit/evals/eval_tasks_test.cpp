@@ -26,6 +26,14 @@ TEST(EvalTasks, EveryTaskLoadsAndItsPromptNamesTheEntry) {
   }
 }
 
+// An agent given the pack writes its port to projects/<task>/: a task named as a port of projects/
+// would hand it that port (paged_attention_decode was, before it became paged_decode_gqa).
+TEST(EvalTasks, NoTaskIsNamedAsAPortOfTheProjectsFolder) {
+  const fs::path projects = fs::path(test::sourceDir()) / "projects";
+  for (const fs::path& dir : evals::taskFolders(fs::path(test::sourceDir()) / "evals/tasks"))
+    EXPECT_FALSE(fs::exists(projects / dir.filename())) << dir.filename() << " is also projects/" << dir.filename();
+}
+
 TEST(EvalTasks, EachNaiveFormUnderItsReferenceLintsWithoutAnError) {
   for (const fs::path& dir : evals::taskFolders(fs::path(test::sourceDir()) / "evals/tasks")) {
     SCOPED_TRACE(dir.filename().string());
@@ -64,6 +72,21 @@ TEST(EvalTasks, ABadTaskFolderIsRefusedWithWhy) {
   evals::LoadedTask ok = evals::loadEvalTask(t.path());
   ASSERT_TRUE(ok.task) << ok.error;
   EXPECT_EQ(ok.task->min_speedup, 1.0);
+  EXPECT_TRUE(ok.task->assume.empty());
+  // Run-time values for the speed check's schedule: NAME: integer, anything else refused with why.
+  t.write("task.json", R"({"schema": "port-check-eval-task/1", "kind": "k", "title": "t", "entry": "e",
+                           "assume": {"seq_lens": 96, "block_table": 0}})");
+  ok = evals::loadEvalTask(t.path());
+  ASSERT_TRUE(ok.task) << ok.error;
+  ASSERT_EQ(ok.task->assume.size(), 2u);
+  EXPECT_EQ(ok.task->assume[0], (std::pair<std::string, long long>{"block_table", 0}));
+  EXPECT_EQ(ok.task->assume[1], (std::pair<std::string, long long>{"seq_lens", 96}));
+  t.write("task.json", R"({"schema": "port-check-eval-task/1", "kind": "k", "title": "t", "entry": "e",
+                           "assume": {"seq_lens": "long"}})");
+  EXPECT_NE(evals::loadEvalTask(t.path()).error.find("\"seq_lens\" must be an integer"), std::string::npos);
+  t.write("task.json", R"({"schema": "port-check-eval-task/1", "kind": "k", "title": "t", "entry": "e",
+                           "assume": [1]})");
+  EXPECT_NE(evals::loadEvalTask(t.path()).error.find("must be an object"), std::string::npos);
 }
 
 }  // namespace
