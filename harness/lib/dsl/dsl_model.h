@@ -152,6 +152,10 @@ struct IncoreRegion {
   // for an InCore function its own name. Empty when not predictable (spmd bodies, inline helpers
   // whose caller is not known).
   std::string kernel_name;
+  // A region of an inline function: the name of each splice of it in the unit's functions, in the
+  // order they are named (kernel_name is the first); a splice the compiler names `proj_1` where the
+  // first is `proj`. Empty for a region of any other function.
+  std::vector<std::string> instance_names;
   std::string spmd_name_hint;  // SpmdBody of the for form: `for i in pl.spmd(n, name_hint="x")`
 };
 

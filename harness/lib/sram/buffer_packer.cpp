@@ -10,12 +10,37 @@
 
 namespace portcheck::sram {
 
+namespace {
+
+// Every (group, stage) membership of a tile: its own loop's clone, then the enclosing loops' clones.
+template <class F>
+void forEachPipe(const Interval& t, F&& f) {
+  if (t.pipe_group < 0) return;
+  f(t.pipe_group, t.pipe_stage);
+  for (const auto& [g, st] : t.outer_pipes) f(g, st);
+}
+
+// The stages of the first loop (innermost first) whose clones hold both tiles but different ones:
+// {stage of a, stage of b}, or {-1, -1} when they are in the same clone of every loop they share.
+std::pair<int, int> firstCloneApart(const Interval& a, const Interval& b) {
+  std::pair<int, int> found{-1, -1};
+  forEachPipe(a, [&](int ga, int sa) {
+    if (found.first >= 0) return;
+    forEachPipe(b, [&](int gb, int sb) {
+      if (found.first < 0 && ga == gb && sa != sb) found = {sa, sb};
+    });
+  });
+  return found;
+}
+
+}  // namespace
+
 bool overlaps(const Interval& a, const Interval& b) {
   // Clones of one pl.pipeline body run one after another in program order, except that
   // CanonicalizeIOOrder hoists every clone's loads to the top: a later clone's tile is live with an
   // earlier clone's only when it is a load.
-  if (a.pipe_group >= 0 && a.pipe_group == b.pipe_group && a.pipe_stage != b.pipe_stage) {
-    const Interval& later = a.pipe_stage > b.pipe_stage ? a : b;
+  if (auto [sa, sb] = firstCloneApart(a, b); sa >= 0) {
+    const Interval& later = sa > sb ? a : b;
     if (!later.is_load) return false;
   }
   return !(a.last <= b.def || b.last <= a.def);
@@ -76,11 +101,11 @@ struct StageGroup {
 Packing pack(std::vector<Interval>& tiles, std::int64_t reserved, SpaceLimits limits) {
   std::map<int, StageGroup> groups;
   for (const Interval& t : tiles)
-    if (t.pipe_group >= 0) {
-      StageGroup& g = groups[t.pipe_group];
+    forEachPipe(t, [&](int group, int stage) {
+      StageGroup& g = groups[group];
       g.slot = std::max(g.slot, t.bytes);
-      g.ordinal.emplace(t.pipe_stage, 0);
-    }
+      g.ordinal.emplace(stage, 0);
+    });
   for (auto& [id, g] : groups) {
     int n = 0;
     for (auto& [stage, ord] : g.ordinal) ord = n++;
@@ -89,11 +114,19 @@ Packing pack(std::vector<Interval>& tiles, std::int64_t reserved, SpaceLimits li
                   : 1;
   }
   bool legacy = limits.capacity <= 0;
+  // Kept apart when, in a loop whose clones hold both, their stages fall in different residues of the
+  // group's depth (MemoryReuse compares every shared group of the two memberships).
   auto apart = [&](const Interval& a, const Interval& b) {
-    if (a.pipe_group < 0 || a.pipe_group != b.pipe_group || a.pipe_stage == b.pipe_stage) return false;
-    if (legacy) return !limits.l0 && (a.is_load || b.is_load);
-    const StageGroup& g = groups.at(a.pipe_group);
-    return g.ordinal.at(a.pipe_stage) % g.depth != g.ordinal.at(b.pipe_stage) % g.depth;
+    if (legacy) return firstCloneApart(a, b).first >= 0 && !limits.l0 && (a.is_load || b.is_load);
+    bool separate = false;
+    forEachPipe(a, [&](int ga, int sa) {
+      forEachPipe(b, [&](int gb, int sb) {
+        if (separate || ga != gb || sa == sb) return;
+        const StageGroup& g = groups.at(ga);
+        separate = g.ordinal.at(sa) % g.depth != g.ordinal.at(sb) % g.depth;
+      });
+    });
+    return separate;
   };
   Packing p = packOnce(tiles, reserved, apart);
   while (!legacy && p.hwm > limits.capacity) {

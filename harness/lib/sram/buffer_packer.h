@@ -12,6 +12,7 @@
 // id, the loop lowered first); at depth 1 its stages share buffers by lifetime alone.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace portcheck::sram {
@@ -35,6 +36,10 @@ struct Interval {
   std::int64_t stored_bytes = 0;
   int pipe_group = -1;     // the pl.pipeline loop whose clone defines it (-1: none), and the clone
   int pipe_stage = 0;      // index; lower group ids are the loops the compiler lowers first
+  // The clones of the pl.pipeline loops around that one, innermost first, (group, stage) each: a loop
+  // nested in a pipelined loop is cloned inside every clone of the outer body (pipeline_membership
+  // holds one pair per loop).
+  std::vector<std::pair<int, int>> outer_pipes;
   bool is_load = false;    // filled by a load (explicit or implicit): the legacy stage guard keeps these apart
   int buffer = -1;         // filled by pack(): the buffer the tile lands in
   int id = -1;             // identifies the tile for no_share (unique within a kernel; -1: none)

@@ -202,6 +202,20 @@ MemSpace RegionEstimator::operandSpace(int a) const {
 
 // AutoTileMatmulL0: Mat-resident operands are extracted into Left / Right L0 tiles; the whole K
 // when it fits, else K chunks double-buffered by the pipelined K loop.
+// AutoTileMatmulL0's output sub-tile of a fresh matmul (`matmul`, `matmul_bias`) whose [M, N] FP32 /
+// INT32 accumulator overflows L0c: rows halved first, then columns, until it fits (the chooser keeps a
+// whole row of N where it can: [256, 256] FP32 on a2a3's 128 KB L0c is [128, 256]). Other matmuls,
+// and outputs that fit, keep [M, N].
+std::pair<std::int64_t, std::int64_t> RegionEstimator::l0cSubTile(std::string_view op, std::int64_t M,
+                                                                   std::int64_t N) const {
+  if (op != "matmul" && op != "matmul_bias") return {M, N};
+  const std::int64_t cap = capacityBytes(platform_, "Acc");
+  auto bytes = [](std::int64_t m, std::int64_t n) { return (m + 15) / 16 * 16 * n * 4; };
+  while (cap > 0 && bytes(M, N) > cap && M > 16 && M % 2 == 0) M /= 2;
+  while (cap > 0 && bytes(M, N) > cap && N > 16 && N % 2 == 0) N /= 2;
+  return {M, N};
+}
+
 void RegionEstimator::autoTileL0(int c) {
   const Expr& call = X(c);
   std::string_view op = opName(call);
@@ -228,10 +242,17 @@ void RegionEstimator::autoTileL0(int c) {
   std::int64_t N = b_trans ? *rd[rd.size() - 2] : *rd[rd.size() - 1];
   std::int64_t ba = elementBytes(l->type.dtype), bb = elementBytes(r->type.dtype);
   std::int64_t cap_l = capacityBytes(platform_, "Left"), cap_r = capacityBytes(platform_, "Right");
+  // M/N tiling: a fresh matmul whose [M, N] output overflows L0c is cut into [m, n] sub-tiles, each
+  // computed whole before the next (the grid a pipelined nest, so the operand that moves with it is
+  // double-buffered even when the full K fits at once).
+  const auto [m, n] = l0cSubTile(op, M, N);
+  const int a_moves = m < M ? 2 : 1, b_moves = n < N ? 2 : 1;
+  M = m;
+  N = n;
   std::int64_t k = K;
   auto fits = [&](std::int64_t kk) {
     int depth = kk < K ? 2 : 1;
-    return depth * M * kk * ba <= cap_l && depth * kk * N * bb <= cap_r;
+    return std::max(depth, a_moves) * M * kk * ba <= cap_l && std::max(depth, b_moves) * kk * N * bb <= cap_r;
   };
   while (k > 16 && !fits(k) && k % 2 == 0) k /= 2;
   int depth = k < K ? 2 : 1;
@@ -242,14 +263,18 @@ void RegionEstimator::autoTileL0(int c) {
   const int ploop = pipelineLoop(call.stmt);
   const int stages = stagesOf(ploop, MemSpace::Left);
   for (int st = 0; st < stages; ++st)
-    for (int d = 0; d < depth; ++d) {
+    for (int d = 0; d < std::max({depth, a_moves, b_moves}); ++d) {
       std::string suffix = (depth > 1 ? " #" + std::to_string(d + 1) : "") + stageSuffix(st);
-      addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
-              MemSpace::Left, p - 1, p, call.loc.line, true);
-      if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
-      addTile(base + " L0B [" + std::to_string(k) + ", " + std::to_string(N) + "]" + suffix, k * N * bb,
-              MemSpace::Right, p - 1, p, call.loc.line, true);
-      if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
+      if (d < std::max(depth, a_moves)) {
+        addTile(base + " L0A [" + std::to_string(M) + ", " + std::to_string(k) + "]" + suffix, M * k * ba,
+                MemSpace::Left, p - 1, p, call.loc.line, true);
+        if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
+      }
+      if (d < std::max(depth, b_moves)) {
+        addTile(base + " L0B [" + std::to_string(k) + ", " + std::to_string(N) + "]" + suffix, k * N * bb,
+                MemSpace::Right, p - 1, p, call.loc.line, true);
+        if (stages > 1) tagStage(tiles_.back().iv, ploop, st);
+      }
     }
 }
 

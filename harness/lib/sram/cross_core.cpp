@@ -21,6 +21,34 @@ bool RegionEstimator::vectorComputed(int r) const {
   return !isMatmulOp(op) && op != "load" && !isViewOp(op) && tileSpace(r) == MemSpace::Vec;
 }
 
+// AutoTileMatmulL0's cast fold: `pl.cast(c, BF16 | FP16, mode="rint")` of a matmul result that only
+// matmuls read is done by the cube's FIXPIPE writeback into a Mat scratch (round-half-to-even is what
+// FIXPIPE does; any other mode stays a vector cast): no vector tile, nothing crosses to the AIV.
+bool RegionEstimator::foldedCast(int r) const {
+  const Value& v = V(r);
+  if (v.def_expr < 0 || X(v.def_expr).kind != ExprKind::Call) return false;
+  const Expr& cast = X(v.def_expr);
+  if (opName(cast) != "cast" || cast.args.empty() || X(cast.args[0]).value < 0) return false;
+  if (v.type.dtype != dsl::DType::BF16 && v.type.dtype != dsl::DType::FP16) return false;
+  bool rint = false;
+  for (const auto& [k, a] : cast.kwargs)
+    if (k == "mode" && X(a).kind == ExprKind::String) rint = X(a).name == "rint";
+  if (!rint) return false;
+  const Value& src = V(root(X(cast.args[0]).value));
+  if (src.def_expr < 0 || X(src.def_expr).kind != ExprKind::Call || !isMatmulOp(opName(X(src.def_expr)))) return false;
+  bool read = false;
+  for (int c : fn_.calls) {
+    const Expr& call = X(c);
+    if (!inRegion(call.stmt)) continue;
+    for (int a : call.args)
+      if (X(a).value >= 0 && root(X(a).value) == r) {
+        if (!isMatmulOp(opName(call))) return false;
+        read = true;
+      }
+  }
+  return read;
+}
+
 bool RegionEstimator::crossesBothWays(int loop_stmt) {
   const CrossCoreLoop& cc = crossCoreLoop(loop_stmt);
   return !cc.to_vector.empty() && !cc.to_cube.empty();
@@ -71,6 +99,7 @@ void RegionEstimator::markCrossing(int c, bool mm) {
     // A view of the accumulator (pl.slice) stays on the cube: what reads the view decides, and what
     // crosses is the view.
     std::string_view op = opName(call);
+    if (call.value >= 0 && foldedCast(root(call.value))) continue;  // done on the cube
     if (t.space == MemSpace::Acc && op != "store" && op != "move" && !isViewOp(op)) {
       t.crossing = true;
       const bool view = root(X(a).value) != X(a).value;

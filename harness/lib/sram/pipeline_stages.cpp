@@ -25,6 +25,29 @@ int RegionEstimator::pipelineLoop(int stmt) const {
   return -1;
 }
 
+std::vector<int> RegionEstimator::pipelineLoops(int stmt) const {
+  std::vector<int> loops;
+  for (int l = pipelineLoop(stmt); l >= 0; l = pipelineLoop(l)) loops.push_back(l);
+  return loops;
+}
+
+// Rebinding in the loop a name the kernel bound before it makes it an iter_arg (ConvertToSSA); the
+// same name bound after the loop, or in another scope (another kernel once outlined), does not. A
+// value carried through a loop nested in `loop_stmt` starts afresh in each of its iterations (hc_post's
+// row summed over the heads in an inner pl.pipeline exists once per clone of the outer one).
+bool RegionEstimator::carriedAcross(int r, int loop_stmt) const {
+  const Value& v = fn_.values[static_cast<std::size_t>(r)];
+  if (boundBefore(v.name, loop_stmt) >= 0) return true;
+  const int end = fn_.stmts[static_cast<std::size_t>(loop_stmt)].subtree_end;
+  for (std::size_t j = 0; j < fn_.values.size(); ++j) {
+    const Value& a = fn_.values[j];
+    if (!a.loop_carried || (static_cast<int>(j) != r && root(static_cast<int>(j)) != r)) continue;
+    const bool nested = a.carried_loop > loop_stmt && a.carried_loop < end;  // an inner loop carries it
+    if (!nested) return true;
+  }
+  return false;
+}
+
 // Whether a view of the tile `r` (pl.slice, pl.reshape, ...) is taken inside the loop `loop_stmt`.
 bool RegionEstimator::viewedIn(int r, int loop_stmt) const {
   const int end = fn_.stmts[static_cast<std::size_t>(loop_stmt)].subtree_end;

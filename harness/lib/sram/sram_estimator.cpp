@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "sram/sram_estimator_internal.h"
@@ -33,7 +34,6 @@ std::vector<KernelEstimate> firstInstances(std::vector<KernelEstimate> kernels) 
 }
 
 std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Platform platform) {
-  const std::map<std::pair<int, int>, int> instances = detail::inlineInstances(model);
   std::unordered_map<const Function*, FunctionPoints> points;  // per function, shared by its regions
   auto pointsOf = [&](const Function& f) -> const FunctionPoints& {
     auto it = points.find(&f);
@@ -98,14 +98,18 @@ std::vector<KernelEstimate> estimateProgram(const dsl::ProgramModel& model, Plat
           k.region = static_cast<int>(r);
           out.push_back(k);
         }
-        auto n = instances.find({static_cast<int>(fi), static_cast<int>(fn)});
-        for (int i = 0; n != instances.end() && i + 1 < n->second && i < 4096; ++i)
+        // The further splices of an inline function's region: the same kernel under the name each
+        // splice takes (proj_0, proj_1_aic, ...); a name two programs of the unit both give it, once.
+        std::set<std::string> named{region.kernel_name};
+        for (const std::string& name : region.instance_names) {
+          if (!named.insert(name).second) continue;
           for (const KernelEstimate& k : first) {
             KernelEstimate copy = k;
-            copy.kernel = detail::instanceName(k.kernel, region.kernel_name, i);
+            copy.kernel = detail::instanceName(k.kernel, region.kernel_name, name);
             copy.repeated = true;
             out.push_back(std::move(copy));
           }
+        }
       }
     }
   }

@@ -79,10 +79,9 @@ struct FunctionPoints {
 // live_ranges.cpp
 FunctionPoints functionPoints(const Function& fn);
 
-// kernel_instances.cpp: how many times each inline function is spliced into one program (functions
-// reached by no entry are not in the map), and the name of instance `k` of a kernel.
-std::map<std::pair<int, int>, int> inlineInstances(const dsl::ProgramModel& model);
-std::string instanceName(const std::string& kernel, const std::string& base, int k);
+// kernel_instances.cpp: the name of a kernel of a region named `base` (`proj`, or split `proj_aic`)
+// in a splice of the region named `instance` (`proj_1` -> `proj_1`, `proj_1_aic`).
+std::string instanceName(const std::string& kernel, const std::string& base, const std::string& instance);
 
 // The estimate of one incore region of a function: its tiles with their live ranges, packed per space.
 class RegionEstimator {
@@ -168,11 +167,18 @@ class RegionEstimator {
   void gatherScratch(int c);
   void implicitLoads(int c, bool mm);
   MemSpace operandSpace(int a) const;
+  // AutoTileMatmulL0's [m, n] output sub-tile of a matmul `op` with an [M, N] output.
+  std::pair<std::int64_t, std::int64_t> l0cSubTile(std::string_view op, std::int64_t M, std::int64_t N) const;
   void autoTileL0(int c);
 
   // pipeline_stages.cpp
   int inStage(int tile, int stage) const;
   int pipelineLoop(int stmt) const;
+  // Every pl.pipeline loop statement of the kernel around `stmt`, innermost first.
+  std::vector<int> pipelineLoops(int stmt) const;
+  // Whether the tile of root value `r` is carried from one iteration of `loop_stmt` to the next (an
+  // iter_arg: one buffer for every clone) rather than defined afresh in each clone.
+  bool carriedAcross(int r, int loop_stmt) const;
   bool viewedIn(int r, int loop_stmt) const;
   // How many copies the pipeline loop `loop` (-1: none) makes of what it defines in `space`.
   int stagesOf(int loop, MemSpace space) { return loop >= 0 ? stageDepth(loop, space) : 1; }
@@ -185,6 +191,7 @@ class RegionEstimator {
   bool cubeResult(int r) const;
   bool vectorComputed(int r) const;
   bool crossesBothWays(int loop_stmt);
+  bool foldedCast(int r) const;
   const CrossCoreLoop& crossCoreLoop(int loop_stmt);
   void markCrossing(int c, bool mm);
 

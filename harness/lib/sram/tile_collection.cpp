@@ -49,7 +49,7 @@ std::string RegionEstimator::viewSource(int v) const {
 
 // The space a value's tile lands in: a GM view read by a matmul is loaded into Mat.
 MemSpace RegionEstimator::tileSpace(int r) const {
-  if (mat_operand_.count(r) && isGmView(r)) return MemSpace::Mat;
+  if (mat_operand_.count(r) && (isGmView(r) || foldedCast(r))) return MemSpace::Mat;
   return spaceOf(V(r));
 }
 
@@ -143,6 +143,13 @@ void RegionEstimator::collectTiles() {
     MemSpace space = tileSpace(r);
     if (space == MemSpace::DDR) continue;
     std::optional<std::int64_t> bytes = space == MemSpace::Acc ? accumulatorBytes(v.type) : v.type.bytes();
+    // A fresh matmul's output that overflows L0c lives there one [m, n] sub-tile at a time.
+    if (bytes && space == MemSpace::Acc && v.type.shape.fullyStatic() && v.type.shape.dims.size() >= 2) {
+      const auto& d = v.type.shape.dims;
+      const std::int64_t M = *d[d.size() - 2], N = *d[d.size() - 1];
+      if (const auto [m, n] = l0cSubTile(opName(X(v.def_expr)), M, N); m * n < M * N)
+        bytes = *bytes / (M * N) * (m * n);
+    }
     if (!bytes) {
       unknown_.push_back(displayName(r));
       continue;
@@ -182,30 +189,50 @@ void RegionEstimator::collectTiles() {
     tiles_.back().crossing = false;
     value_tile_[r] = static_cast<int>(tiles_.size()) - 1;
     // pl.pipeline(stage=N) unrolls the body N deep: a tile defined in it (not carried across
-    // iterations) exists N times at once, each in its own buffer.
+    // iterations) exists N times at once, each in its own buffer. LowerPipelineLoops lowers inner loops
+    // first, so a pipeline inside a pipelined body is cloned in every clone of the outer body: a tile
+    // of the inner body exists (inner stages) x (outer stages) times, tagged with one clone of each.
     // (an accumulator rebound in the body, `acc = pl.matmul_acc(acc, ...)`, is carried under its name)
-    // (also when its name is bound before the loop: `acc = pl.matmul_acc(acc, ...)` in the body)
-    const int ploop = pipelineLoop(v.def_stmt);
-    // Rebinding in the loop a name the kernel bound before it makes it an iter_arg (ConvertToSSA); the
-    // same name bound after the loop, or in another scope (another kernel once outlined), does not.
-    bool carried = v.loop_carried || (ploop >= 0 && boundBefore(v.name, ploop) >= 0);
-    for (std::size_t j = 0; j < fn_.values.size() && !carried && ploop >= 0; ++j)
-      carried = fn_.values[j].loop_carried && root(static_cast<int>(j)) == r;
     // A cube accumulator is not tagged by LowerPipelineLoops (the one cube retires each MAD before
     // the next, so the stages' accumulators coalesce by lifetime into one buffer), unless a view of
     // it in the body is (pl.slice of the result: MemoryReuse gives the view's buffer group its
     // tag); the clones SkewCrossCorePipeline makes of a loop crossing cores both ways are tagged whole.
-    const bool accumulator = space == MemSpace::Acc && opName(dx).rfind("matmul", 0) == 0 &&
-                             !(ploop >= 0 && (crossesBothWays(ploop) || viewedIn(r, ploop)));
-    if (int depth = ploop >= 0 ? stageDepth(ploop, space) : 1; depth > 1 && !carried && !accumulator) {
+    std::vector<std::pair<int, int>> cloned;  // (loop, depth) of each loop cloning it, innermost first
+    for (int ploop : pipelineLoops(v.def_stmt)) {
+      const bool accumulator = space == MemSpace::Acc && opName(dx).rfind("matmul", 0) == 0 &&
+                               !(crossesBothWays(ploop) || viewedIn(r, ploop));
+      if (accumulator || carriedAcross(r, ploop)) continue;
+      if (int depth = stageDepth(ploop, space); depth > 1) cloned.emplace_back(ploop, depth);
+    }
+    if (!cloned.empty()) {
       const int first = static_cast<int>(tiles_.size()) - 1;
-      tagStage(tiles_[static_cast<std::size_t>(first)].iv, ploop, 0);
-      for (int d = 1; d < depth; ++d) {
-        Tile copy = tiles_[static_cast<std::size_t>(first)];
-        copy.iv.name += stageSuffix(d);
+      int copies = 1;
+      for (const auto& [loop, depth] : cloned) copies = std::min(copies * depth, 4096);
+      // Copy k holds stage (k / product of the inner depths) % depth of each loop, the innermost fastest:
+      // copies 1 .. d-1 are the innermost loop's stages (inStage), in the outer loops' first clone.
+      const Tile base = tiles_[static_cast<std::size_t>(first)];
+      for (int k = 0; k < copies; ++k) {
+        Tile copy = base;
+        sram::Interval& iv = copy.iv;
+        int rest = k;
+        for (std::size_t l = 0; l < cloned.size(); ++l) {
+          const int stage = rest % cloned[l].second;
+          rest /= cloned[l].second;
+          if (l == 0) {
+            tagStage(iv, cloned[l].first, stage);
+          } else {
+            sram::Interval outer;
+            tagStage(outer, cloned[l].first, stage);
+            iv.outer_pipes.emplace_back(outer.pipe_group, outer.pipe_stage);
+          }
+        }
+        if (k == 0) {
+          tiles_[static_cast<std::size_t>(first)] = std::move(copy);
+          continue;
+        }
+        copy.iv.name += k < cloned[0].second ? stageSuffix(k) : " (pipeline clone " + std::to_string(k + 1) + ")";
         copy.iv.implicit = true;
         copy.iv.id = static_cast<int>(tiles_.size());
-        tagStage(copy.iv, ploop, d);
         stage_copies_[first].push_back(copy.iv.id);
         tiles_.push_back(std::move(copy));
       }

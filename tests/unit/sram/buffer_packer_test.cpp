@@ -68,6 +68,30 @@ TEST(BufferPacker, TheGroupWithTheLargestTileShedsFirst) {
   EXPECT_NE(ivs[2].buffer, ivs[3].buffer);
 }
 
+// A tile of a pipeline nested in a pipelined body carries a clone of each loop: tiles in the same inner
+// stage but different outer clones stay apart (the outer group differs), as MemoryReuse compares every
+// group two memberships share; tiles in the same clone of both loops may share by lifetime.
+TEST(BufferPacker, NestedPipelineClonesStayApartInEitherLoop) {
+  std::vector<sram::Interval> ivs;
+  for (int outer = 0; outer < 2; ++outer)
+    for (int inner = 0; inner < 2; ++inner) {
+      sram::Interval t = staged(4096, 1, inner);
+      t.outer_pipes.emplace_back(2, outer);
+      ivs.push_back(t);
+    }
+  EXPECT_EQ(sram::pack(ivs, 0, {65536, true}).hwm, 4 * 4096);
+  for (std::size_t a = 0; a < ivs.size(); ++a)
+    for (std::size_t b = a + 1; b < ivs.size(); ++b) EXPECT_NE(ivs[a].buffer, ivs[b].buffer) << a << " " << b;
+  // The same tile of one clone of both loops, twice: they share by lifetime (touching).
+  std::vector<sram::Interval> same = {ivs[0], ivs[0]};
+  same[1].def = same[0].last;
+  same[1].last = same[0].last + 10;
+  EXPECT_EQ(sram::pack(same, 0, {65536, true}).hwm, 4096);
+  // The outer group sheds when the space holds only one outer clone's two buffers.
+  std::vector<sram::Interval> tight = ivs;
+  EXPECT_EQ(sram::pack(tight, 0, {8192, true}).hwm, 8192);
+}
+
 // Loads of every clone are hoisted together: a later clone's load is live with the earlier clone.
 TEST(BufferPacker, ALaterStagesLoadIsLiveWithTheEarlierStage) {
   std::vector<sram::Interval> ivs = {staged(4096, 1, 0, true), staged(4096, 1, 1, true)};

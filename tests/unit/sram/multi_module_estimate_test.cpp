@@ -155,6 +155,108 @@ TEST(MultiModuleEstimate, AnInlineCalledInsideUnrollHasAnInstancePerCopy) {
   EXPECT_EQ(estimate, actual);
 }
 
+// Scopes are outlined after the inline functions are spliced into their caller, in the caller's
+// statement order: the second scope named "proj" is proj_0 whichever inline function wrote it, the
+// caller's own scope with that hint comes next (proj_2), spmd hints are numbered alike (rows, rows_0);
+// each splice carries its own function's estimate (deepseek_v4's proj_a_mm of the swa, csa and hca
+// attention blocks inlined into one decode layer).
+TEST(MultiModuleEstimate, ScopesOfSplicedInlineFunctionsAreNamedInTheCallersOrder) {
+  fs::path dir = corpusFixture("inlined_names");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"proj/Vec", 8192},
+                             {"proj_0/Vec", 16384},
+                             {"proj_1/Vec", 8192},
+                             {"proj_2/Vec", 12288},
+                             {"rows/Vec", 4096},
+                             {"rows_0/Vec", 16384}}));
+  dsl::ProgramModel pm = singleFileModel(dir);
+  EXPECT_EQ(estimatedFigures(pm), actual);
+  EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
+  const dsl::FileModel& file = pm.files[0];
+  const dsl::Function& narrow = file.functions[static_cast<std::size_t>(file.functionIndex("narrow_proj"))];
+  ASSERT_EQ(narrow.regions.size(), 1u);
+  EXPECT_EQ(narrow.regions[0].kernel_name, "proj");
+  EXPECT_EQ(narrow.regions[0].instance_names, (std::vector<std::string>{"proj", "proj_1"}));
+  // The first splice is the one findings are about; the others are marked repeated.
+  int first = 0, repeated = 0;
+  for (const sram::KernelEstimate& k : sram::estimateProgram(pm, Platform::A2A3))
+    if (k.function_index == file.functionIndex("narrow_proj")) (k.repeated ? repeated : first) += 1;
+  EXPECT_EQ(first, 1);
+  EXPECT_EQ(repeated, 1);
+}
+
+// An inline module linted alone (no caller in the unit): its hinted scopes are named after their hints.
+TEST(MultiModuleEstimate, InlineScopesWithNoCallerAreNamedAfterTheirHints) {
+  SourceFile f;
+  f.path = "blocks.py";
+  f.text = R"(import pypto.language as pl
+
+
+@pl.jit.inline
+def narrow(x: pl.Tensor[[64, 128], pl.FP32], y: pl.Tensor[[64, 128], pl.FP32]):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="proj"):
+        y[0:16, :] = pl.mul(x[0:16, :], 2.0)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        y[16:32, :] = pl.mul(x[16:32, :], 2.0)
+    return y
+)";
+  dsl::ProgramModel pm = dsl::buildProgramModel(std::vector<SourceFile>{f});
+  const dsl::Function& fn = pm.files[0].functions[static_cast<std::size_t>(pm.files[0].functionIndex("narrow"))];
+  ASSERT_EQ(fn.regions.size(), 2u);
+  EXPECT_EQ(fn.regions[0].kernel_name, "proj");
+  EXPECT_EQ(fn.regions[1].kernel_name, "");  // named after the caller, which is not known
+  EXPECT_TRUE(fn.regions[0].instance_names.empty());
+  Figures estimate = estimatedFigures(pm);
+  EXPECT_EQ(estimate, (Figures{{"proj/Vec", 8192}}));
+}
+
+// A pl.pipeline(stage=4) inside a pl.pipeline(stage=2): the inner loop's clones are cloned again in
+// each outer clone (2 x 4 row tiles), and the row carried through the inner loop only is one per outer
+// clone (2): ten buffers, where one level of clones alone gives five (deepseek_v4's hc_post at 0.5x).
+TEST(MultiModuleEstimate, APipelineInsideAPipelineIsClonedInEveryOuterClone) {
+  fs::path dir = corpusFixture("nested_pipeline");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"mix_mix/Vec", 40960}}));
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir), Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
+// AutoTileMatmulL0's M/N tiling: a fresh matmul whose output overflows L0c (a2a3's 128 KB) holds one
+// [128, 256] sub-tile at a time, the K loop's operands sized for it (pypto's 02_auto_tile_matmul:
+// Acc 2x and an MEM001 on a kernel the compiler fits); on a5 the same output fits and is whole.
+TEST(MultiModuleEstimate, AMatmulOutputOverflowingL0cIsComputedSubTileBySubTile) {
+  fs::path dir = corpusFixture("mn_tiled_matmul");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual["split_k/Acc"], 131072);
+  EXPECT_EQ(actual["split_k/Left"], 32768);
+  EXPECT_EQ(actual["split_k/Right"], 65536);
+  EXPECT_EQ(actual["full_k/Left"], 32768);
+  EXPECT_EQ(actual["full_k/Right"], 32768);
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
+  Figures a5 = compilerFigures(dir, Platform::A5);
+  EXPECT_EQ(a5["split_k/Acc"], 262144);
+  EXPECT_EQ(estimatedFigures(singleFileModel(dir), Platform::A5), a5);
+}
+
+// AutoTileMatmulL0 folds a round-half-to-even cast of a matmul result read only by matmuls into the
+// cube's FIXPIPE writeback (a Mat scratch): the kernel is not split and no Vec tile exists (pypto's
+// mat_split_k / mat_full_k: a 655 KB Vec estimate and three MEM001 warnings on an AIV half the
+// compiler never makes). The default rounding mode stays a vector cast.
+TEST(MultiModuleEstimate, ARintCastBetweenMatmulsStaysOnTheCube) {
+  fs::path dir = corpusFixture("folded_cast");
+  for (Platform platform : {Platform::A2A3, Platform::A5}) {
+    Figures actual = compilerFigures(dir, platform);
+    Figures estimate = estimatedFigures(singleFileModel(dir), platform);
+    EXPECT_EQ(actual["folded/Mat"], 49152);
+    for (const char* space : {"/Mat", "/Left", "/Right", "/Acc"})
+      EXPECT_EQ(estimate[std::string("folded") + space], actual[std::string("folded") + space]) << space;
+    EXPECT_EQ(estimate.count("folded/Vec"), 0u);
+    EXPECT_EQ(estimate.count("folded_aiv/Vec"), 0u);
+    EXPECT_EQ(actual.count("vector_cast_aiv/Vec"), 1u);
+    EXPECT_EQ(estimate.count("vector_cast_aiv/Vec"), 1u);
+  }
+}
+
 // A name bound in one scope and bound again in a later scope's pl.pipeline loop is not carried there:
 // each stage of each loop holds its own operand tiles (Mat), as the compiler allocates them.
 TEST(MultiModuleEstimate, PipelineStagesOfEachScopeHoldTheirOwnTilesWhateverTheNames) {
