@@ -20,14 +20,18 @@ void forEachPipe(const Interval& t, F&& f) {
   for (const auto& [g, st] : t.outer_pipes) f(g, st);
 }
 
-// The stages of the first loop (innermost first) whose clones hold both tiles but different ones:
-// {stage of a, stage of b}, or {-1, -1} when they are in the same clone of every loop they share.
-std::pair<int, int> firstCloneApart(const Interval& a, const Interval& b) {
-  std::pair<int, int> found{-1, -1};
+struct CloneApart {
+  int group = -1;          // the loop whose clones hold the two tiles, different ones (-1: none)
+  int stage_a = -1, stage_b = -1;
+};
+
+// The outermost loop whose clones hold both tiles but different ones (the memberships are listed
+// innermost first, so the last match wins).
+CloneApart outermostCloneApart(const Interval& a, const Interval& b) {
+  CloneApart found;
   forEachPipe(a, [&](int ga, int sa) {
-    if (found.first >= 0) return;
     forEachPipe(b, [&](int gb, int sb) {
-      if (found.first < 0 && ga == gb && sa != sb) found = {sa, sb};
+      if (ga == gb && sa != sb) found = {ga, sa, sb};
     });
   });
   return found;
@@ -37,11 +41,12 @@ std::pair<int, int> firstCloneApart(const Interval& a, const Interval& b) {
 
 bool overlaps(const Interval& a, const Interval& b) {
   // Clones of one pl.pipeline body run one after another in program order, except that
-  // CanonicalizeIOOrder hoists every clone's loads to the top: a later clone's tile is live with an
-  // earlier clone's only when it is a load.
-  if (auto [sa, sb] = firstCloneApart(a, b); sa >= 0) {
-    const Interval& later = sa > sb ? a : b;
-    if (!later.is_load) return false;
+  // CanonicalizeIOOrder hoists every clone's loads to the top of that loop's clones: a later clone's
+  // tile is live with an earlier clone's only when it is a load of that loop's own body (a load of a
+  // loop nested in it is hoisted within its own clone of the outer body, not above the earlier one).
+  if (CloneApart c = outermostCloneApart(a, b); c.group >= 0) {
+    const Interval& later = c.stage_a > c.stage_b ? a : b;
+    if (!later.is_load || later.pipe_group != c.group) return false;
   }
   return !(a.last <= b.def || b.last <= a.def);
 }
@@ -117,7 +122,7 @@ Packing pack(std::vector<Interval>& tiles, std::int64_t reserved, SpaceLimits li
   // Kept apart when, in a loop whose clones hold both, their stages fall in different residues of the
   // group's depth (MemoryReuse compares every shared group of the two memberships).
   auto apart = [&](const Interval& a, const Interval& b) {
-    if (legacy) return firstCloneApart(a, b).first >= 0 && !limits.l0 && (a.is_load || b.is_load);
+    if (legacy) return outermostCloneApart(a, b).group >= 0 && !limits.l0 && (a.is_load || b.is_load);
     bool separate = false;
     forEachPipe(a, [&](int ga, int sa) {
       forEachPipe(b, [&](int gb, int sb) {
