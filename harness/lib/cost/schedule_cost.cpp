@@ -542,6 +542,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         for (std::size_t i = 1; i < v->each.size(); ++i)
           if (v->each[i].gmBytes() > v->each[top].gmBytes()) top = i;
         if (!v->each.empty()) k.work_per_task = v->each[top];
+        else k.work_per_task = KernelWork{};  // never dispatched (a branch the run does not take)
         k.task_work = std::move(v->each);
       }
     }

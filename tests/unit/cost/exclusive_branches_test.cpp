@@ -11,6 +11,8 @@
 #include "core/source_file.h"
 #include "cost/schedule_cost.h"
 #include "dsl/dsl_model.h"
+#include "perf/device_schedule.h"
+#include "perf/device_spec.h"
 #include "sram/sram_estimator.h"
 
 namespace portcheck {
@@ -178,10 +180,11 @@ TEST(ExclusiveBranches, AStageCalledInOneBranchOfAKnownIfElseIsDispatchedThereOn
 
 
 @pl.jit.inline
-def single(x: pl.Tensor[[256, 256], pl.FP32], y: pl.Tensor[[256, 256], pl.FP32]):
+def single(x: pl.Tensor[[256, 256], pl.FP32], y: pl.Tensor[[256, 256], pl.FP32], n: pl.Scalar[pl.INDEX]):
     with pl.at(level=pl.Level.CORE_GROUP, name_hint="single"):
-        t = pl.load(x, [0, 0], [32, 256])
-        pl.store(t, [0, 0], y)
+        for r in pl.range(n):
+            t = pl.load(x, [r * 32, 0], [32, 256])
+            pl.store(t, [r * 32, 0], y)
     return y
 
 
@@ -199,7 +202,7 @@ def entry(x: pl.Tensor[[256, 256], pl.FP32], y: pl.Out[pl.Tensor[[256, 256], pl.
     for p in pl.range(3):
         n = p + 1
         if n == 1:
-            y = single(x, y)
+            y = single(x, y, n)
         else:
             y = many(x, y, n)
     return y
@@ -209,6 +212,15 @@ def entry(x: pl.Tensor[[256, 256], pl.FP32], y: pl.Out[pl.Tensor[[256, 256], pl.
   EXPECT_EQ(*c.tasks, 1 + (2 + 3));  // p = 0: single; p = 1, 2: many with 2 and 3 tasks
   ASSERT_TRUE(c.gm_bytes) << branchWhy(c);
   EXPECT_EQ(*c.gm_bytes, 6 * 2 * kTile);
+  // A stage the run never reaches through its branches (n is never 0), its work depending on what it
+  // would be called with: no tasks, and still a device time.
+  std::string never = text;
+  never.replace(never.find("if n == 1:"), 10, "if n == 0:");
+  cost::ScheduleCost n = branchCost(never);
+  ASSERT_TRUE(n.tasks) << branchWhy(n);
+  EXPECT_EQ(*n.tasks, 1 + 2 + 3);  // many with 1, 2 and 3 tasks
+  const perf::DeviceTime t = perf::deviceTime(n, perf::deviceSpec(Platform::A2A3));
+  EXPECT_TRUE(t.total_us) << (t.unknown.empty() ? "" : t.unknown[0]);
 }
 
 TEST(ExclusiveBranches, DispatchesUnderAnIfElseDecidedAtRunTimeCountTheLargerBranch) {
