@@ -170,6 +170,12 @@ struct StmtSpan {
   bool holds(int stmt) const { return stmt >= first && stmt < last; }
 };
 
+// Why a size is unknown when a bare `pl.Tensor` parameter has no dtype: the parameter, named.
+std::string untypedParameterWhy(const dsl::FileModel& file, const Function& fn, const std::string& param, int stmt) {
+  return "dtype of the bare pl.Tensor parameter " + param + " of " + fn.name + " (" + where(file, fn, stmt) +
+         "): neither the entry's __main__ call nor a fixture dict of its name gives it";
+}
+
 // The work of the statements of `kernel`'s region in `span`, leaving out those in `left_out` (the
 // smaller branch of an if / else decided at run time); the `if`s whose condition is not known go to
 // `undecided`.
@@ -258,14 +264,17 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::K
     }
     if (!ok) {
       // A size unknown for want of a bare `pl.Tensor` parameter's dtype: name the parameter.
-      for (int a : call.args)
-        if (const Value* v = fn->valueOf(a); v && v->param >= 0 && static_cast<std::size_t>(v->param) < fn->params.size() &&
-                                             v->type.dtype == dsl::DType::Unknown && why.rfind("size of", 0) == 0) {
-          why = "dtype of the bare pl.Tensor parameter " + fn->params[static_cast<std::size_t>(v->param)].name + " of " +
-                fn->name + " (" + where(file, *fn, call.stmt) +
-                "): neither the entry's __main__ call nor a fixture dict of its name gives it";
+      for (int a : call.args) {
+        const Value* v = fn->valueOf(a);
+        // x[0:64, 0:256] of a parameter: the parameter.
+        if (const Expr& ax = fn->exprs[static_cast<std::size_t>(a)]; ax.kind == dsl::ExprKind::Subscript && !ax.children.empty())
+          if (const Value* base = fn->valueOf(ax.children[0]); base && base->param >= 0) v = base;
+        if (v && v->param >= 0 && static_cast<std::size_t>(v->param) < fn->params.size() &&
+            v->type.dtype == dsl::DType::Unknown && why.rfind("size of", 0) == 0) {
+          why = untypedParameterWhy(file, *fn, fn->params[static_cast<std::size_t>(v->param)].name, call.stmt);
           break;
         }
+      }
       return std::nullopt;
     }
     // Compute: a matmul on the cube, any other tile op (not a move, a declaration) on the vector unit.
@@ -314,7 +323,12 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::K
     std::optional<std::int64_t> bytes = accessed ? movedBytes(accessed->type, &base) : std::nullopt;
     if (!bytes) bytes = subscriptRegionBytes(*fn, fn->exprs[static_cast<std::size_t>(sa.expr)], base, env);
     const char* what = sa.write ? "the written region" : "the read region";
-    if (!(sa.write ? store(sa.stmt, bytes, what) : load(sa.stmt, bytes, what))) return std::nullopt;
+    if (!(sa.write ? store(sa.stmt, bytes, what) : load(sa.stmt, bytes, what))) {
+      if (base.param >= 0 && static_cast<std::size_t>(base.param) < fn->params.size() &&
+          base.type.dtype == dsl::DType::Unknown && why.rfind("size of", 0) == 0)
+        why = untypedParameterWhy(file, *fn, fn->params[static_cast<std::size_t>(base.param)].name, sa.stmt);
+      return std::nullopt;
+    }
   }
   return w;
 }
