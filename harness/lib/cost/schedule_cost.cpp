@@ -334,6 +334,21 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
   return v;
 }
 
+// Whether `kernel`'s region holds an `if` not decided when the model is built: the trips it is taken
+// may depend on the values a task is called with (`if i * 32 < valid:`), so the work is counted task by
+// task where the tasks' values are followed.
+bool holdsRunTimeBranch(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) return false;
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+  for (int s = region.first; s < region.last && static_cast<std::size_t>(s) < fn->stmts.size(); ++s) {
+    const dsl::Stmt& st = fn->stmts[static_cast<std::size_t>(s)];
+    if (st.kind == dsl::StmtKind::If && (st.value < 0 || !fn->exprs[static_cast<std::size_t>(st.value)].number.known()))
+      return true;
+  }
+  return false;
+}
+
 // An if / else around dispatch sites decided by run-time data takes one branch each time: the sites of
 // the smaller branch (their dispatches times their tasks' serial time) are dropped from the run, inner
 // branches first. A branch with a site whose count or work is not known is left as it is.
@@ -427,7 +442,8 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         const sram::KernelEstimate& ke = kernels[static_cast<std::size_t>(e)];
         if (!regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
         std::string bwhy;
-        if (std::optional<KernelWork> w = kernelWork(model, ke, bwhy, assumed)) {
+        const std::optional<KernelWork> w = kernelWork(model, ke, bwhy, assumed);
+        if (w && !holdsRunTimeBranch(model, ke)) {
           fixed += *w;
           continue;
         }
@@ -440,6 +456,10 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         std::optional<VaryingWork> v;
         if (own || !calls.empty()) v = varyingWork(model, ke, calls, assumed);
         if (!v || !k.dispatches || v->tasks != *k.dispatches) {
+          if (w) {  // the tasks' values not followed: every task as counted without them
+            fixed += *w;
+            continue;
+          }
           known = false;
           unknown(cost.gm_bytes, bwhy);
           break;
@@ -533,7 +553,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (stage_work) k.work_per_task = *stage_work;
     if (cost.tasks) *cost.tasks += *calls;
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
-    if (!bytes) {
+    if (!bytes || holdsRunTimeBranch(model, ke)) {
       // Bytes that depend on the task: count each task under the values the run calls the stage with.
       if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun, assumed), assumed); v && v->tasks == *calls) {
         all = v->total.gmBytes();
