@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "perf/device_spec.h"
+#include "perf/task_time.h"
 #include "perf/vector_cycles.h"
 
 namespace portcheck::cost {
@@ -337,17 +338,9 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::K
 }  // namespace
 
 double serialMicros(const KernelWork& work) {
-  const perf::DeviceSpec& spec = perf::deviceSpec(Platform::A2A3);
-  const double cycles_per_us = spec.clock_hz / 1e6;
-  return static_cast<double>(work.mte2_bytes) / (spec.gm_to_ub_bytes_per_s / 1e6) +
-         static_cast<double>(work.mte3_bytes) / (spec.ub_to_gm_bytes_per_s / 1e6) +
-         static_cast<double>(work.mte1_bytes) / (spec.l1_to_l0_bytes_per_s / 1e6) +
-         static_cast<double>(work.fixp_bytes) / (spec.l0c_out_bytes_per_s / 1e6) +
-         (static_cast<double>(work.cube_macs_b16) / spec.cube_macs_b16 +
-          static_cast<double>(work.cube_macs_b8) / spec.cube_macs_b8 +
-          static_cast<double>(work.cube_macs_b32) / spec.cube_macs_b32 + work.vector_cycles +
-          static_cast<double>(work.instructions) * spec.issue_cycles) /
-             cycles_per_us;
+  // The pipes perf::taskTime times for one AIV task on a2a3 with the HBM to itself, one after another.
+  const perf::PipeTimes t = perf::taskTime(work, perf::deviceSpec(Platform::A2A3), "AIV", 1);
+  return t.mte2 + t.mte3 + t.mte1 + t.fixp + t.cube + t.vector + t.scalar;
 }
 
 std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
