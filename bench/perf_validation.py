@@ -90,14 +90,18 @@ OPERATORS = [
 # balanced routing, 8 tokens, top-6 of 16 local experts): each (source rank, expert) pair receives
 # 8 x 6 / (8 x 16) = 0.375 tokens on average; the uniform integer closest above, 1, is assumed; each
 # local expert receives 8 ranks x 8 tokens x 6 / 128 experts = 3 rows. CSA's qk_pv walks a work list
-# (qk_order) of (token, sparse block) items: read as block 1, a compressed block (4 of its 5).
+# (qk_order) of (token, sparse block) items: read as block 1, a compressed block (4 of its 5). moe.py
+# reads EP from its command line (`--ep`, default 2) and sets config.FLASH's expert count from it before
+# importing gate.py: EP 8, the measured configuration.
 OPERATOR_ASSUME = {"T_DYN": 8, "B_DYN": 4, "S_DYN": 2, "kv_seq_lens": 8194, "position_ids": 8192,
-                   "recv_meta_local": 1, "recv_meta": 1, "recv_expert_count": 3, "qk_order": 1}
+                   "recv_meta_local": 1, "recv_meta": 1, "recv_expert_count": 3, "qk_order": 1, "EP": 8}
 OPERATOR_ASSUMPTION = ("T_DYN 8, B_DYN 4, S_DYN 2 (batch 4 x sequence 2 of the repository's benchmark contract); "
                        "kv_seq_lens 8194 and position_ids 8192 (start_pos 8192, uniform); MoE receive counts 1 "
                        "per (rank, expert) (balanced routing: 0.375 on average) and 3 rows per local expert "
                        "(8 ranks x 8 tokens x top-6 / 128 experts); CSA's qk work list (qk_order) read as "
-                       "compressed blocks (block 1), 4 of its 5 sparse blocks")
+                       "compressed blocks (block 1), 4 of its 5 sparse blocks; moe.py's EP (read from --ep on the "
+                       "command line, default 2, which sets config.FLASH's experts before gate.py imports) 8, the "
+                       "measured EP8")
 
 
 def extract(mirror, commit, into):

@@ -12,6 +12,7 @@
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "cost/schedule_cost.h"
+#include "dsl/assumed_constants.h"
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
 #include "lint/lint_engine.h"
@@ -54,7 +55,8 @@ UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, files)) files.push_back(std::move(f));
   else  // and a loose program file's modules imported from disk
     for (SourceFile& f : localImportsOf(ws, files)) files.push_back(std::move(f));
-  dsl::ProgramModel model = dsl::buildProgramModel(files);
+  const dsl::ConstantOverrides assumed_constants(assumed.begin(), assumed.end());
+  dsl::ProgramModel model = dsl::buildProgramModelAssuming(files, assumed_constants);
   std::vector<sram::KernelEstimate> all = sram::estimateProgram(model, platform);
   std::vector<sram::KernelEstimate> kernels = sram::firstInstances(all);
   u.graph.graphs = advice::buildTaskGraphs(model, kernels);

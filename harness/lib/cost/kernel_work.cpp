@@ -1,8 +1,13 @@
 #include "cost/kernel_work.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string_view>
+#include <vector>
 
+#include "perf/device_spec.h"
+#include "perf/task_time.h"
 #include "perf/vector_cycles.h"
 
 namespace portcheck::cost {
@@ -158,21 +163,47 @@ KernelWork grownTiles(const KernelWork& work, std::int64_t factor) {
   return w;
 }
 
-std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                     std::string& why, const Env& env) {
+namespace {
+
+// A stretch of statements [first, last) of a kernel's function.
+struct StmtSpan {
+  int first = 0, last = 0;
+  bool holds(int stmt) const { return stmt >= first && stmt < last; }
+};
+
+// Why a size is unknown when a bare `pl.Tensor` parameter has no dtype: the parameter, named.
+std::string untypedParameterWhy(const dsl::FileModel& file, const Function& fn, const std::string& param, int stmt) {
+  return "dtype of the bare pl.Tensor parameter " + param + " of " + fn.name + " (" + where(file, fn, stmt) +
+         "): neither the entry's __main__ call nor a fixture dict of its name gives it";
+}
+
+// The work of the statements of `kernel`'s region in `span`, leaving out those in `left_out` (the
+// smaller branch of an if / else decided at run time); the `if`s whose condition is not known go to
+// `undecided`.
+std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                   std::string& why, const Env& env, StmtSpan span,
+                                   const std::vector<StmtSpan>& left_out, std::set<int>* undecided) {
   const Function* fn = model.function({kernel.file_index, kernel.function_index});
-  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) {
-    why = "kernel " + kernel.kernel + ": no source region";
-    return std::nullopt;
-  }
   const dsl::FileModel& file = model.files[static_cast<std::size_t>(kernel.file_index)];
   const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
   // Loops counted: those inside the region (an spmd for-form's own loop dispatches, it is not counted).
   const int first = region.stmt >= 0 ? region.stmt : 0;
   const int stop = region.stmt;
+  auto counted = [&](int stmt) {
+    return span.holds(stmt) &&
+           std::none_of(left_out.begin(), left_out.end(), [&](const StmtSpan& l) { return l.holds(stmt); });
+  };
   KernelWork w;
   std::int64_t* moved = nullptr;  // the pipe `add` charges
-  auto trips = [&](int stmt) { return tripsAround(file, *fn, stmt, first, stop, why, env); };
+  // How often a statement runs depends on the loops and branches around it: one count per parent.
+  std::map<int, std::int64_t> runs;
+  auto trips = [&](int stmt) -> std::optional<std::int64_t> {
+    const int parent = fn->stmts[static_cast<std::size_t>(stmt)].parent;
+    if (auto it = runs.find(parent); it != runs.end()) return it->second;
+    std::optional<std::int64_t> n = tripsAround(file, *fn, stmt, first, stop, why, env, undecided);
+    if (n) runs[parent] = *n;
+    return n;
+  };
   auto add = [&](int stmt, std::optional<std::int64_t> bytes, const std::string& what) {
     if (!bytes) {
       why = "size of " + what + " at " + where(file, *fn, stmt);
@@ -195,7 +226,7 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
   };
   for (int c : fn->calls) {
     const Expr& call = fn->exprs[static_cast<std::size_t>(c)];
-    if (call.stmt < region.first || call.stmt >= region.last || call.pl_name.empty()) continue;
+    if (!counted(call.stmt) || call.pl_name.empty()) continue;
     const std::string_view op = call.opName();
     const Value* result = call.value >= 0 ? &fn->values[static_cast<std::size_t>(call.value)] : nullptr;
     bool ok = true;
@@ -232,7 +263,21 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
         ok = load(call.stmt, bytes, "the viewed region");
       }
     }
-    if (!ok) return std::nullopt;
+    if (!ok) {
+      // A size unknown for want of a bare `pl.Tensor` parameter's dtype: name the parameter.
+      for (int a : call.args) {
+        const Value* v = fn->valueOf(a);
+        // x[0:64, 0:256] of a parameter: the parameter.
+        if (const Expr& ax = fn->exprs[static_cast<std::size_t>(a)]; ax.kind == dsl::ExprKind::Subscript && !ax.children.empty())
+          if (const Value* base = fn->valueOf(ax.children[0]); base && base->param >= 0) v = base;
+        if (v && v->param >= 0 && static_cast<std::size_t>(v->param) < fn->params.size() &&
+            v->type.dtype == dsl::DType::Unknown && why.rfind("size of", 0) == 0) {
+          why = untypedParameterWhy(file, *fn, fn->params[static_cast<std::size_t>(v->param)].name, call.stmt);
+          break;
+        }
+      }
+      return std::nullopt;
+    }
     // Compute: a matmul on the cube, any other tile op (not a move, a declaration) on the vector unit.
     if (!result || op == "load" || op == "store" || op == "assemble" || op == "gather_row" || isDeclaration(op)) continue;
     const std::optional<std::int64_t> n = trips(call.stmt);
@@ -272,16 +317,65 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
   // Subscript sugar on a GM tensor (`x[0:M, k0:k0 + K]` read, `y[0:M, d0:d0 + D] = acc` written) is a
   // load or store of the subscripted region.
   for (const dsl::SubscriptAccess& sa : fn->subscripts) {
-    if (sa.stmt < region.first || sa.stmt >= region.last || sa.base_value < 0 || sa.expr < 0) continue;
+    if (!counted(sa.stmt) || sa.base_value < 0 || sa.expr < 0) continue;
     const Value& base = fn->values[static_cast<std::size_t>(sa.base_value)];
     if (base.type.kind != dsl::ValueKind::Tensor || base.on_chip) continue;
     const Value* accessed = fn->valueOf(sa.expr);
     std::optional<std::int64_t> bytes = accessed ? movedBytes(accessed->type, &base) : std::nullopt;
     if (!bytes) bytes = subscriptRegionBytes(*fn, fn->exprs[static_cast<std::size_t>(sa.expr)], base, env);
     const char* what = sa.write ? "the written region" : "the read region";
-    if (!(sa.write ? store(sa.stmt, bytes, what) : load(sa.stmt, bytes, what))) return std::nullopt;
+    if (!(sa.write ? store(sa.stmt, bytes, what) : load(sa.stmt, bytes, what))) {
+      if (base.param >= 0 && static_cast<std::size_t>(base.param) < fn->params.size() &&
+          base.type.dtype == dsl::DType::Unknown && why.rfind("size of", 0) == 0)
+        why = untypedParameterWhy(file, *fn, fn->params[static_cast<std::size_t>(base.param)].name, sa.stmt);
+      return std::nullopt;
+    }
   }
   return w;
+}
+
+
+}  // namespace
+
+double serialMicros(const KernelWork& work) {
+  // The pipes perf::taskTime times for one AIV task on a2a3 with the HBM to itself, one after another.
+  const perf::PipeTimes t = perf::taskTime(work, perf::deviceSpec(Platform::A2A3), "AIV", 1);
+  return t.mte2 + t.mte3 + t.mte1 + t.fixp + t.cube + t.vector + t.scalar;
+}
+
+std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
+                                     std::string& why, const Env& env) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) {
+    why = "kernel " + kernel.kernel + ": no source region";
+    return std::nullopt;
+  }
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+  const StmtSpan whole{region.first, region.last};
+  std::set<int> undecided;
+  std::optional<KernelWork> all = spanWork(model, kernel, why, env, whole, {}, &undecided);
+  if (!all) return std::nullopt;
+  // An if / else whose condition is run-time data takes one branch each time: the larger one is
+  // counted, not both. Inner ones first (a later statement is nested deeper or follows), so an elif
+  // chain compares each branch as its own choices left it.
+  std::vector<StmtSpan> left_out;
+  for (auto it = undecided.rbegin(); it != undecided.rend(); ++it) {
+    const int s = *it;
+    const dsl::Stmt& st = fn->stmts[static_cast<std::size_t>(s)];
+    int other = -1;
+    for (int c = s + 1; c < st.subtree_end; c = fn->stmts[static_cast<std::size_t>(c)].subtree_end)
+      if (fn->stmts[static_cast<std::size_t>(c)].kind == dsl::StmtKind::Else) other = c;
+    if (other < 0) continue;  // an `if` alone: counted as taken
+    const StmtSpan then_span{s + 1, other};
+    const StmtSpan else_span{other + 1, fn->stmts[static_cast<std::size_t>(other)].subtree_end};
+    std::string branch_why;
+    const std::optional<KernelWork> a = spanWork(model, kernel, branch_why, env, then_span, left_out, nullptr);
+    const std::optional<KernelWork> b = spanWork(model, kernel, branch_why, env, else_span, left_out, nullptr);
+    if (!a || !b) continue;
+    left_out.push_back(serialMicros(*a) >= serialMicros(*b) ? else_span : then_span);
+  }
+  if (left_out.empty()) return all;
+  return spanWork(model, kernel, why, env, whole, left_out, nullptr);
 }
 
 }  // namespace portcheck::cost

@@ -38,8 +38,13 @@ KernelWork splitWork(const KernelWork& work, std::int64_t parts);
 // iterations and the vector instructions' fixed costs divide.
 KernelWork grownTiles(const KernelWork& work, std::int64_t factor);
 
+// A rough serial time of `work` in µs on a2a3 (every pipe one after the other, no overlap): what decides
+// the larger of two exclusive branches.
+double serialMicros(const KernelWork& work);
+
 // One task's work of `kernel` with the loop variables and scalar parameters of `env`; nullopt with
-// `why` when a loop in it has no known trip count or a moved tile has no static size.
+// `why` when a loop in it has no known trip count or a moved tile has no static size. An `if` / `else`
+// decided by run-time data counts its larger branch (serialMicros), not both.
 std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
                                      std::string& why, const Env& env = {});
 

@@ -20,12 +20,12 @@ using dsl::Value;
 // when a loop's bounds are an outer loop's variable (`pl.parallel(h * 2, h * 2 + 2)`), the number of
 // assignments of their variables; nullopt with `why` when neither is known.
 std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why,
-                                       const Env& assumed) {
-  if (std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why, assumed)) return trips;
-  const std::vector<Env> envs = loopEnvs(fn, stmt, assumed, kTaskLimit);
-  if (envs.empty()) return std::nullopt;
+                                       const Env& assumed, std::set<int>* undecided = nullptr) {
+  if (std::optional<std::int64_t> trips = tripsAround(file, fn, stmt, 0, -1, why, assumed, undecided)) return trips;
+  const std::optional<std::vector<Env>> envs = loopEnvs(fn, stmt, assumed, kTaskLimit);
+  if (!envs) return std::nullopt;
   why.clear();
-  return static_cast<std::int64_t>(envs.size());
+  return static_cast<std::int64_t>(envs->size());
 }
 
 // The blocks one dispatch of statement `stmt` launches: a `for i in pl.spmd(n)` body's n (its bound
@@ -40,13 +40,13 @@ std::optional<std::int64_t> spmdBlocks(const Function& fn, int stmt, const Env& 
 // around it, and a `for i in pl.spmd(n)` body once per block too (its own loop counts); nullopt with
 // `why` when a count is not static.
 std::optional<std::int64_t> dispatchesAt(const dsl::FileModel& file, const Function& fn, int stmt, std::string& why,
-                                         const Env& assumed) {
+                                         const Env& assumed, std::set<int>* undecided = nullptr) {
   const std::optional<std::int64_t> own = spmdBlocks(fn, stmt, assumed);
   if (!own) {
     why = "block count of the pl.spmd at " + where(file, fn, stmt);
     return std::nullopt;
   }
-  std::optional<std::int64_t> trips = runsAround(file, fn, stmt, why, assumed);
+  std::optional<std::int64_t> trips = runsAround(file, fn, stmt, why, assumed, undecided);
   if (!trips) return std::nullopt;
   return *trips * *own;
 }
@@ -65,18 +65,41 @@ struct CallSite {
 };
 
 // Every binding of the parameters of `callee` over the runs of `site`: per run of the caller, per trip
-// of the loops around the call, the values the call passes; empty past kTaskLimit.
-std::vector<Env> calleeEnvs(const CallSite& site, const Function& callee, const Env& assumed) {
+// of the loops around the call it is made in, the values the call passes (none: the call is never made);
+// nullopt when a trip count is not known or past kTaskLimit.
+std::optional<std::vector<Env>> calleeEnvs(const CallSite& site, const Function& callee, const Env& assumed) {
   std::vector<Env> out;
   const std::vector<Env> runs = site.caller_envs.empty() ? std::vector<Env>{assumed} : site.caller_envs;
-  for (const Env& run : runs)
-    for (const Env& e : loopEnvs(*site.caller, site.call->stmt, run, kTaskLimit)) {
-      if (out.size() >= kTaskLimit) return {};
+  for (const Env& run : runs) {
+    const std::optional<std::vector<Env>> envs = loopEnvs(*site.caller, site.call->stmt, run, kTaskLimit);
+    if (!envs) return std::nullopt;
+    for (const Env& e : *envs) {
+      if (out.size() >= kTaskLimit) return std::nullopt;
       Env bound = assumed;
       for (const auto& [name, value] : bindParams(*site.caller, *site.call, callee, e)) bound[name] = value;
       out.push_back(std::move(bound));
     }
+  }
   return out;
+}
+
+// How often one run makes the call of `site`: per run of its caller (under the values the caller's
+// callers bind, when followed), the trips of the loops and taken branches around it.
+std::optional<std::int64_t> callRuns(const dsl::ProgramModel& model, const CallSite& site, std::string& why,
+                                     const Env& assumed) {
+  const dsl::FileModel& file = model.files[static_cast<std::size_t>(site.file)];
+  if (site.caller_envs.empty()) {
+    std::optional<std::int64_t> around = runsAround(file, *site.caller, site.call->stmt, why, assumed);
+    if (!around) return std::nullopt;
+    return *around * site.times;
+  }
+  std::int64_t runs = 0;
+  for (const Env& env : site.caller_envs) {
+    std::optional<std::int64_t> around = runsAround(file, *site.caller, site.call->stmt, why, env);
+    if (!around) return std::nullopt;
+    runs += *around;
+  }
+  return runs;
 }
 
 // The deepest chain of inline stages calling inline stages the count follows.
@@ -99,10 +122,9 @@ std::optional<std::int64_t> stageRuns(const dsl::ProgramModel& model, dsl::Funct
   if (sites.empty()) return std::nullopt;
   std::int64_t runs = 0;
   for (const CallSite& site : sites) {
-    std::optional<std::int64_t> around =
-        runsAround(model.files[static_cast<std::size_t>(site.file)], *site.caller, site.call->stmt, why, assumed);
-    if (!around) return std::nullopt;
-    runs += *around * site.times;
+    std::optional<std::int64_t> n = callRuns(model, site, why, assumed);
+    if (!n) return std::nullopt;
+    runs += *n;
   }
   return runs;
 }
@@ -140,23 +162,22 @@ std::vector<CallSite> stageCallsOf(const dsl::ProgramModel& model, dsl::Function
           times = 0;
           bool follow = true;
           for (const CallSite& o : outer) {
-            std::optional<std::int64_t> around =
-                runsAround(model.files[static_cast<std::size_t>(o.file)], *o.caller, o.call->stmt, why, assumed);
+            std::optional<std::int64_t> around = callRuns(model, o, why, assumed);
             if (!around) return {};
-            *times += *around * o.times;
+            *times += *around;
             if (!follow) continue;
             if (o.times != 1 && o.caller_envs.empty()) {  // runs whose values were not followed
               follow = false;
               caller_envs.clear();
               continue;
             }
-            std::vector<Env> envs = calleeEnvs(o, *caller, assumed);
-            if (envs.empty() || caller_envs.size() + envs.size() > kTaskLimit) {
+            const std::optional<std::vector<Env>> envs = calleeEnvs(o, *caller, assumed);
+            if (!envs || caller_envs.size() + envs->size() > kTaskLimit) {
               follow = false;
               caller_envs.clear();
               continue;
             }
-            caller_envs.insert(caller_envs.end(), envs.begin(), envs.end());
+            caller_envs.insert(caller_envs.end(), envs->begin(), envs->end());
           }
         }
       }
@@ -186,13 +207,22 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   const int scope = stage->regions[static_cast<std::size_t>(kernel.region)].stmt;
   if (scope < 0) return std::nullopt;
   std::string inside_why;
-  if (std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, inside_why, assumed)) {
+  std::set<int> undecided;  // branches the stage's parameters may decide: counted call by call below
+  const std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, inside_why, assumed, &undecided);
+  // Every run of the stage alike: its dispatches per run times its runs.
+  auto alike = [&]() -> std::optional<std::int64_t> {
+    if (!inside) {
+      why = inside_why;
+      return std::nullopt;
+    }
     std::optional<std::int64_t> runs = stageRuns(model, {kernel.file_index, kernel.function_index}, inRun, why, assumed, 0);
     if (!runs) return std::nullopt;
     return *runs * *inside;
-  }
+  };
+  if (inside && undecided.empty()) return alike();
   // Loops of the stage around the scope bound by its parameters (`for sb in pl.range(ctx_blocks)`,
-  // ctx_blocks from a scalar the call passes): counted call by call, under the values each passes.
+  // ctx_blocks from a scalar the call passes), or branches they decide: counted call by call, under the
+  // values each passes.
   const std::vector<CallSite> sites = stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why,
                                                    assumed, 0);
   if (sites.empty()) {
@@ -202,16 +232,10 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   }
   std::int64_t total = 0;
   for (const CallSite& site : sites) {
-    if (site.times != 1 && site.caller_envs.empty()) {
-      why = inside_why;
-      return std::nullopt;
-    }
-    const std::vector<Env> envs = calleeEnvs(site, *stage, assumed);
-    if (envs.empty()) {
-      why = inside_why;
-      return std::nullopt;
-    }
-    for (const Env& env : envs) {
+    if (site.times != 1 && site.caller_envs.empty()) return alike();  // the values of its runs not followed
+    const std::optional<std::vector<Env>> envs = calleeEnvs(site, *stage, assumed);
+    if (!envs) return alike();
+    for (const Env& env : *envs) {
       std::optional<std::int64_t> n = dispatchesAt(stage_file, *stage, scope, why, env);
       if (!n) return std::nullopt;
       total += *n;
@@ -257,23 +281,27 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
       if (site.call->stmt < 0) return std::nullopt;
       if (!site.caller_envs.empty()) {
         // A caller that is itself a stage: each of its runs with its own values.
-        for (Env& bound : calleeEnvs(site, *fn, assumed)) bases.push_back(std::move(bound));
+        std::optional<std::vector<Env>> bound = calleeEnvs(site, *fn, assumed);
+        if (!bound) return std::nullopt;
+        for (Env& b : *bound) bases.push_back(std::move(b));
       } else {
-        for (const Env& e : loopEnvs(*site.caller, site.call->stmt, assumed, kTaskLimit)) {
+        const std::optional<std::vector<Env>> envs = loopEnvs(*site.caller, site.call->stmt, assumed, kTaskLimit);
+        if (!envs) return std::nullopt;
+        for (const Env& e : *envs) {
           Env bound = assumed;
           for (const auto& [name, value] : bindParams(*site.caller, *site.call, *fn, e)) bound[name] = value;
           // A caller the run runs `times` times (values not followed) calls it alike each time.
           for (std::int64_t t = 0; t < site.times && bases.size() < kTaskLimit; ++t) bases.push_back(bound);
         }
       }
-      if (bases.empty()) return std::nullopt;
     }
   }
   VaryingWork v;
   for (const Env& base : bases) {
     // The loops of the kernel's own function around its scope dispatch it too (an InCore function: none).
-    std::vector<Env> envs = scope >= 0 ? loopEnvs(*fn, scope, base, kTaskLimit) : std::vector<Env>{base};
-    if (envs.empty()) return std::nullopt;
+    std::optional<std::vector<Env>> around = scope >= 0 ? loopEnvs(*fn, scope, base, kTaskLimit) : std::vector<Env>{base};
+    if (!around) return std::nullopt;
+    std::vector<Env> envs = std::move(*around);
     // A `for i in pl.spmd(n)` scope: each of its n blocks is a task with its own i.
     if (scope >= 0) {
       const dsl::Stmt& st = fn->stmts[static_cast<std::size_t>(scope)];
@@ -306,6 +334,61 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
   return v;
 }
 
+// Whether `kernel`'s region holds an `if` not decided when the model is built: the trips it is taken
+// may depend on the values a task is called with (`if i * 32 < valid:`), so the work is counted task by
+// task where the tasks' values are followed.
+bool holdsRunTimeBranch(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) return false;
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+  for (int s = region.first; s < region.last && static_cast<std::size_t>(s) < fn->stmts.size(); ++s) {
+    const dsl::Stmt& st = fn->stmts[static_cast<std::size_t>(s)];
+    if (st.kind == dsl::StmtKind::If && (st.value < 0 || !fn->exprs[static_cast<std::size_t>(st.value)].number.known()))
+      return true;
+  }
+  return false;
+}
+
+// An if / else around dispatch sites decided by run-time data takes one branch each time: the sites of
+// the smaller branch (their dispatches times their tasks' serial time) are dropped from the run, inner
+// branches first. A branch with a site whose count or work is not known is left as it is.
+void dropSmallerBranches(const Function& fn, const advice::TaskGraph& g, std::size_t first_site,
+                         const std::set<int>& undecided, const std::vector<std::int64_t>& site_gm, ScheduleCost& cost) {
+  std::set<std::size_t> dropped;
+  for (auto it = undecided.rbegin(); it != undecided.rend(); ++it) {
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(*it)];
+    int other = -1;
+    for (int c = *it + 1; c < st.subtree_end; c = fn.stmts[static_cast<std::size_t>(c)].subtree_end)
+      if (fn.stmts[static_cast<std::size_t>(c)].kind == dsl::StmtKind::Else) other = c;
+    if (other < 0) continue;
+    const int then_first = *it + 1, else_first = other + 1, else_end = fn.stmts[static_cast<std::size_t>(other)].subtree_end;
+    double weight[2] = {0, 0};
+    std::vector<std::size_t> sites[2];
+    bool known = true;
+    for (std::size_t i = 0; i < g.tasks.size(); ++i) {
+      const int s = g.tasks[i].stmt;
+      const int side = s >= then_first && s < other ? 0 : s >= else_first && s < else_end ? 1 : -1;
+      if (side < 0 || dropped.count(i)) continue;
+      const KernelCost& k = cost.kernels[first_site + i];
+      if (!k.dispatches || !k.work_per_task) {
+        known = false;
+        break;
+      }
+      weight[side] += static_cast<double>(*k.dispatches) * serialMicros(*k.work_per_task);
+      sites[side].push_back(i);
+    }
+    if (!known) continue;
+    for (std::size_t i : sites[weight[0] >= weight[1] ? 1 : 0]) {
+      KernelCost& k = cost.kernels[first_site + i];
+      if (cost.tasks) *cost.tasks -= *k.dispatches;
+      if (cost.gm_bytes) *cost.gm_bytes -= site_gm[i];
+      k.dispatches = 0;
+      k.task_work.clear();
+      dropped.insert(i);
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<std::int64_t> kernelGmBytes(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
@@ -335,6 +418,8 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     const dsl::FileModel& file = model.files[static_cast<std::size_t>(g.file_index)];
     const Function& fn = file.functions[static_cast<std::size_t>(g.function_index)];
     const std::size_t first_site = cost.kernels.size();
+    std::set<int> undecided;             // if statements around dispatches decided by run-time data
+    std::vector<std::int64_t> site_gm;   // the GM bytes each site added to the run's
     for (const advice::Task& t : g.tasks) {
       KernelCost k;
       k.kernel = t.kernel;
@@ -342,7 +427,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       k.enclosing_loop = t.enclosing_loop;
       k.estimates = t.estimates;
       std::string why;
-      k.dispatches = dispatchesAt(file, fn, t.stmt, why, assumed);
+      k.dispatches = dispatchesAt(file, fn, t.stmt, why, assumed, &undecided);
       k.blocks = std::max<std::int64_t>(1, spmdBlocks(fn, t.stmt, assumed).value_or(1));
       if (!k.dispatches) unknown(cost.tasks, why);
       // One dispatch runs both halves of a split kernel.
@@ -357,7 +442,8 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         const sram::KernelEstimate& ke = kernels[static_cast<std::size_t>(e)];
         if (!regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
         std::string bwhy;
-        if (std::optional<KernelWork> w = kernelWork(model, ke, bwhy, assumed)) {
+        const std::optional<KernelWork> w = kernelWork(model, ke, bwhy, assumed);
+        if (w && !holdsRunTimeBranch(model, ke)) {
           fixed += *w;
           continue;
         }
@@ -370,6 +456,10 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         std::optional<VaryingWork> v;
         if (own || !calls.empty()) v = varyingWork(model, ke, calls, assumed);
         if (!v || !k.dispatches || v->tasks != *k.dispatches) {
+          if (w) {  // the tasks' values not followed: every task as counted without them
+            fixed += *w;
+            continue;
+          }
           known = false;
           unknown(cost.gm_bytes, bwhy);
           break;
@@ -397,10 +487,12 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       k.cores = coresFor(kernels, t.estimates, platform);
       k.core = coreKind(kernels, t.estimates);
       if (cost.tasks && k.dispatches) *cost.tasks += *k.dispatches;
-      if (cost.gm_bytes && k.dispatches && bytes) *cost.gm_bytes += *k.dispatches * fixed.gmBytes() + varying_total.gmBytes();
+      site_gm.push_back(k.dispatches && bytes ? *k.dispatches * fixed.gmBytes() + varying_total.gmBytes() : 0);
+      if (cost.gm_bytes && k.dispatches && bytes) *cost.gm_bytes += site_gm.back();
       else if (!k.dispatches) unknown(cost.gm_bytes, why);
       cost.kernels.push_back(std::move(k));
     }
+    dropSmallerBranches(fn, g, first_site, undecided, site_gm, cost);
     // The producer -> consumer edges of the graph: a consumer task waits for the producer's tasks, the
     // task of the same trip when both are dispatched alike under the same loop, else all of them.
     for (const advice::Edge& e : g.edges) {
@@ -461,7 +553,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (stage_work) k.work_per_task = *stage_work;
     if (cost.tasks) *cost.tasks += *calls;
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
-    if (!bytes) {
+    if (!bytes || holdsRunTimeBranch(model, ke)) {
       // Bytes that depend on the task: count each task under the values the run calls the stage with.
       if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun, assumed), assumed); v && v->tasks == *calls) {
         all = v->total.gmBytes();
@@ -470,6 +562,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         for (std::size_t i = 1; i < v->each.size(); ++i)
           if (v->each[i].gmBytes() > v->each[top].gmBytes()) top = i;
         if (!v->each.empty()) k.work_per_task = v->each[top];
+        else k.work_per_task = KernelWork{};  // never dispatched (a branch the run does not take)
         k.task_work = std::move(v->each);
       }
     }

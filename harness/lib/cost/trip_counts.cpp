@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dsl/const_eval.h"
+
 namespace portcheck::cost {
 
 using dsl::Expr;
@@ -203,11 +205,138 @@ std::optional<std::int64_t> tripCount(const Function& fn, int l, const Env& env)
 }
 
 
-// The product of the trip counts of the loops around `stmt`, innermost first, stopping at (not
-// counting) loop statement `stop` or at a loop outside `[first, ...)`; nullopt when one is not static
-// (nor known under `env`).
+std::optional<bool> evalCondition(const Function& fn, int expr, const Env& env, int depth) {
+  if (expr < 0 || depth > 32) return std::nullopt;
+  const Expr& e = fn.exprs[static_cast<std::size_t>(expr)];
+  if (e.kind == dsl::ExprKind::Compare && e.children.size() == 2) {
+    const std::optional<std::int64_t> a = evalIndex(fn, e.children[0], env);
+    const std::optional<std::int64_t> b = evalIndex(fn, e.children[1], env);
+    if (a && b) return dsl::compareNumbers(e.name, dsl::Number::ofInt(*a), dsl::Number::ofInt(*b));
+  }
+  if (e.kind == dsl::ExprKind::BoolOp && (e.name == "and" || e.name == "or")) {
+    // `a and b` is false as soon as one side is, true when both are (and `or` the other way round).
+    const bool decisive = e.name == "or";
+    bool all_known = true;
+    for (int c : e.children) {
+      const std::optional<bool> v = evalCondition(fn, c, env, depth + 1);
+      if (v && *v == decisive) return decisive;
+      if (!v) all_known = false;
+    }
+    if (all_known && !e.children.empty()) return !decisive;
+    return std::nullopt;
+  }
+  if (e.kind == dsl::ExprKind::UnaryOp && e.name == "not" && e.children.size() == 1) {
+    const std::optional<bool> v = evalCondition(fn, e.children[0], env, depth + 1);
+    if (v) return !*v;
+    return std::nullopt;
+  }
+  if (e.number.known()) return e.number.asDouble() != 0;
+  if (e.kind == dsl::ExprKind::Compare || e.kind == dsl::ExprKind::BoolOp || e.kind == dsl::ExprKind::UnaryOp)
+    return std::nullopt;
+  // An index as a condition (`if n:`).
+  if (const std::optional<std::int64_t> v = evalIndex(fn, expr, env)) return *v != 0;
+  return std::nullopt;
+}
+
+std::vector<Enclosing> enclosingOf(const Function& fn, int stmt, int first, int stop) {
+  std::vector<Enclosing> out;
+  for (int c = stmt, p = fn.stmts[static_cast<std::size_t>(stmt)].parent; p >= 0;
+       c = p, p = fn.stmts[static_cast<std::size_t>(p)].parent) {
+    if (p < first || p == stop) break;
+    const dsl::Stmt& ps = fn.stmts[static_cast<std::size_t>(p)];
+    if (ps.loop >= 0 && (ps.kind == dsl::StmtKind::For || ps.kind == dsl::StmtKind::While)) {
+      out.push_back({p, false, false});
+    } else if (ps.kind == dsl::StmtKind::If && fn.stmts[static_cast<std::size_t>(c)].kind != dsl::StmtKind::Else) {
+      out.push_back({p, true, false});
+    } else if (ps.kind == dsl::StmtKind::Else && ps.parent >= 0 &&
+               fn.stmts[static_cast<std::size_t>(ps.parent)].kind == dsl::StmtKind::If) {
+      out.push_back({ps.parent, true, true});
+    }
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+namespace {
+
+// The variable a loop binds to its index: its only target, or the first when the others are the names
+// its init_values carry (`for k, (acc,) in pl.range(n, init_values=(a,))`); empty when there is none.
+std::string tripLoopVariable(const dsl::Loop& loop) {
+  if (loop.targets.size() == 1 || (!loop.targets.empty() && loop.targets.size() == loop.carried.size() + 1))
+    return loop.targets[0];
+  return {};
+}
+
+// The assignments of the loop variables of `chain` (outermost first) under which the statement inside
+// it runs, each extended from `env`; the trailing loops after the last `if`, which only multiply, are
+// expanded too unless `count_only`. `count` gets how many (the last loop's trips summed, not expanded,
+// when `count_only`). A branch whose condition is not known under an assignment keeps it (it is added
+// to `undecided`). nullopt when a range is not known or past kTaskLimit assignments.
+std::optional<std::vector<Env>> guardedAssignments(const Function& fn, const std::vector<Enclosing>& chain,
+                                                   const Env& env, bool count_only, std::int64_t& count,
+                                                   std::set<int>* undecided) {
+  std::vector<Env> envs{env};
+  count = 0;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const Enclosing& en = chain[i];
+    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(en.stmt)];
+    if (en.guard) {
+      std::vector<Env> kept;
+      for (Env& e : envs) {
+        const std::optional<bool> holds = evalCondition(fn, st.value, e);
+        if (!holds) {
+          if (undecided) undecided->insert(en.stmt);
+          kept.push_back(std::move(e));
+        } else if (*holds != en.negated) {
+          kept.push_back(std::move(e));
+        }
+      }
+      envs = std::move(kept);
+      continue;
+    }
+    const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
+    if (count_only && i + 1 == chain.size()) {  // the innermost loop's trips only count
+      for (const Env& e : envs) {
+        const std::optional<Range> r = rangeOf(fn, en.stmt, e);
+        if (!r) return std::nullopt;
+        count += r->trips;
+      }
+      return std::vector<Env>{};
+    }
+    const std::string var = tripLoopVariable(loop);
+    if (var.empty()) return std::nullopt;
+    std::vector<Env> next;
+    for (const Env& e : envs) {
+      const std::optional<Range> r = rangeOf(fn, en.stmt, e);
+      if (!r) return std::nullopt;
+      for (std::int64_t k = 0; k < r->trips; ++k) {
+        if (next.size() >= kTaskLimit) return std::nullopt;
+        Env b = e;
+        b[var] = r->start + k * r->step;
+        next.push_back(std::move(b));
+      }
+    }
+    envs = std::move(next);
+  }
+  count = static_cast<std::int64_t>(envs.size());
+  return envs;
+}
+
+}  // namespace
+
+// How often `stmt` runs within the loops around it (see the header).
 std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Function& fn, int stmt, int first,
-                                        int stop, std::string& why, const Env& env) {
+                                        int stop, std::string& why, const Env& env, std::set<int>* undecided) {
+  const std::vector<Enclosing> chain = enclosingOf(fn, stmt, first, stop);
+  if (std::any_of(chain.begin(), chain.end(), [](const Enclosing& e) { return e.guard; })) {
+    std::int64_t count = 0;
+    std::set<int> open;
+    if (guardedAssignments(fn, chain, env, true, count, &open)) {
+      if (undecided) undecided->insert(open.begin(), open.end());
+      return count;
+    }
+    // Past the limit, or a range not known: the loops alone, every branch taken.
+  }
   std::int64_t trips = 1;
   for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0 && l >= first && l != stop;
        l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
@@ -225,32 +354,12 @@ std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const Functi
 }
 
 
-// Every assignment of the loop variables of the loops around `stmt` in `fn` (outermost first), each
-// extended from `base`; empty when a loop around it has no static trip count or more than `limit`
-// assignments would result.
-std::vector<Env> loopEnvs(const Function& fn, int stmt, const Env& base, std::size_t limit) {
-  std::vector<int> loops;
-  for (int l = fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop; l >= 0;
-       l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop)
-    loops.insert(loops.begin(), l);
-  std::vector<Env> envs{base};
-  for (int l : loops) {
-    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(l)];
-    if (st.loop < 0) return {};
-    const dsl::Loop& loop = fn.loops[static_cast<std::size_t>(st.loop)];
-    std::vector<Env> next;
-    for (const Env& env : envs) {
-      const std::optional<Range> r = rangeOf(fn, l, env);
-      if (!r || loop.targets.size() != 1) return {};
-      for (std::int64_t i = 0; i < r->trips; ++i) {
-        if (next.size() >= limit) return {};
-        Env e = env;
-        e[loop.targets[0]] = r->start + i * r->step;
-        next.push_back(std::move(e));
-      }
-    }
-    envs = std::move(next);
-  }
+// Every assignment of the loop variables of the loops around `stmt` in `fn` under which it runs (see
+// the header).
+std::optional<std::vector<Env>> loopEnvs(const Function& fn, int stmt, const Env& base, std::size_t limit) {
+  std::int64_t count = 0;
+  std::optional<std::vector<Env>> envs = guardedAssignments(fn, enclosingOf(fn, stmt, 0, -1), base, false, count, nullptr);
+  if (!envs || envs->size() > limit) return std::nullopt;
   return envs;
 }
 

@@ -144,6 +144,23 @@ int BodyBuilder::expr(TSNode n, int stmt, int depth) {
     return id;
   }
   if (t == "subscript") return subscriptExpr(n, stmt, depth);
+  if (t == "generic_type") {
+    // `tuple[pl.Tensor[...], ...]` in an annotation (tree-sitter's generic type): a subscript of the name,
+    // its children the name and each type argument, as a written subscript's are.
+    std::vector<int> kids;
+    for (TSNode c : namedChildren(n)) {
+      if (nodeType(c) == "type_parameter") {
+        for (TSNode a : namedChildren(c))
+          if (!isComment(a)) kids.push_back(expr(unwrapType(a), stmt, depth + 1));
+      } else if (!isComment(c)) {
+        kids.push_back(expr(c, stmt, depth + 1));
+      }
+    }
+    int id = addExpr(ExprKind::Subscript, n, stmt);
+    for (int k : kids)
+      if (k >= 0) X(id).children.push_back(k);
+    return id;
+  }
   if (t == "slice") return sliceExpr(n, stmt, depth);
   if (t == "binary_operator") {
     int l = expr(childByField(n, "left"), stmt, depth + 1);

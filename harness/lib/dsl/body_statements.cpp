@@ -128,6 +128,38 @@ const TypeInfo* BodyBuilder::outArgumentType(const Expr& call, std::size_t k) {
   return nullptr;
 }
 
+namespace {
+
+// Element `i` of a `-> tuple[pl.Tensor[[d0, d1], pl.DT], ...]` return annotation of `callee`, read from
+// its own expressions (numbers folded, the dtype by name); nullopt for any other annotation.
+std::optional<TypeInfo> tupleReturnElement(const Function& callee, std::size_t i) {
+  auto at = [&](int e) -> const Expr& { return callee.exprs[static_cast<std::size_t>(e)]; };
+  if (callee.return_annotation < 0) return std::nullopt;
+  const Expr& r = at(callee.return_annotation);
+  if (r.kind != ExprKind::Subscript || r.children.size() < 2 || at(r.children[0]).kind != ExprKind::Name ||
+      (at(r.children[0]).name != "tuple" && at(r.children[0]).name != "Tuple"))
+    return std::nullopt;
+  std::vector<int> elements(r.children.begin() + 1, r.children.end());
+  if (elements.size() == 1 && at(elements[0]).kind == ExprKind::Tuple) elements = at(elements[0]).children;
+  if (i >= elements.size()) return std::nullopt;
+  const Expr& t = at(elements[i]);
+  if (t.kind != ExprKind::Subscript || t.children.size() < 3 || at(t.children[0]).pl_name != "Tensor") return std::nullopt;
+  TypeInfo ti;
+  ti.kind = ValueKind::Tensor;
+  ti.space = MemSpace::DDR;
+  const Expr& dims = at(t.children[1]);
+  if (dims.kind == ExprKind::List || dims.kind == ExprKind::Tuple) {
+    ti.shape.rank_known = true;
+    for (int d : dims.children) ti.shape.dims.push_back(at(d).number.isInt() ? Dim(at(d).number.i) : std::nullopt);
+  }
+  std::string_view dt = at(t.children[2]).pl_name;
+  if (dt.rfind("DataType.", 0) == 0) dt.remove_prefix(9);
+  ti.dtype = dtypeFromName(dt);
+  return ti;
+}
+
+}  // namespace
+
 // Binds assignment targets to the value of `value_expr`; records subscript writes.
 void BodyBuilder::bindTargets(int target, int value_expr, int stmt) {
   bindTarget(target, value_expr >= 0 ? X(value_expr).value : -1, value_expr, stmt);
@@ -174,8 +206,14 @@ void BodyBuilder::bindTarget(int target, int v, int src, int stmt) {
         // a, b = kernel(x, a, b): the i-th element is the tensor passed for the kernel's i-th Out /
         // InOut parameter; otherwise it takes the call's tensor-ness, nothing more.
         TypeInfo ti;
+        const Function* callee = vx->callee_file >= 0 && vx->callee_function >= 0
+                                     ? &unit_.files[static_cast<std::size_t>(vx->callee_file)]
+                                            .functions[static_cast<std::size_t>(vx->callee_function)]
+                                     : nullptr;
         if (const TypeInfo* out = outArgumentType(*vx, i)) {
           ti = *out;
+        } else if (std::optional<TypeInfo> r = callee ? tupleReturnElement(*callee, i) : std::nullopt) {
+          ti = *r;  // `-> tuple[pl.Tensor[...], ...]` of an inline stage
         } else {
           ti.kind = fn_.values[static_cast<std::size_t>(vx->value)].type.kind;
         }

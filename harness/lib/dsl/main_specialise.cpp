@@ -4,6 +4,9 @@
 // dtype=torch.float32)` then `tile_add_128(a, b, c, config=cfg)`), so the block says what the kernels
 // are compiled for. Read here: torch constructors (shape from the size arguments, dtype from dtype=
 // or torch's float32 default) and `.to(torch.X)` / `.bfloat16()` / `.float()` / `.half()` casts.
+// Files that build their inputs in a fixture function instead (`def random_inputs(): ... return
+// {"hidden_states": rn([B, H]).to(torch.bfloat16), ...}`, handed to the golden harness as TensorSpecs
+// of the same names) give each parameter named by a key that tensor's type.
 #include <algorithm>
 #include <optional>
 #include <string>
@@ -44,6 +47,9 @@ struct MainScope {
   // names bound to `parser.parse_args()`: the file run alone gets the defaults.
   std::unordered_map<std::string, TSNode> option_defaults;
   std::unordered_set<std::string> parsed_args;
+  // Local helpers building a float32 tensor of the size their first parameter gives
+  // (`def rn(shape, std=1.0): return torch.empty(shape).normal_(0.0, std)`).
+  std::unordered_set<std::string> shape_helpers;
 };
 
 // The type of a torch tensor expression, or a Unknown-kind type.
@@ -78,6 +84,14 @@ TypeInfo torchTensor(Unit& unit, int file, TSNode n, const MainScope& scope, int
       return t;
     if (textIn(unit, file, object) != "torch") {
       TypeInfo base = torchTensor(unit, file, object, scope, depth + 1);
+      // A tensor a helper of the file builds (`rn([H, D], 0.02).to(torch.bfloat16)`): the cast says
+      // its dtype, its shape is not known here.
+      const bool casts = method == "to" || method == "bfloat16" || method == "float" || method == "half" || method == "int";
+      if (base.kind != ValueKind::Tensor && casts && nodeType(object) == "call") {
+        base = TypeInfo{};
+        base.kind = ValueKind::Tensor;
+        base.space = MemSpace::DDR;
+      }
       if (base.kind != ValueKind::Tensor) return t;
       if (method == "to" && !positional.empty()) {
         DType d = torchDType(textIn(unit, file, positional[0]));
@@ -96,7 +110,7 @@ TypeInfo torchTensor(Unit& unit, int file, TSNode n, const MainScope& scope, int
       {"torch.randn", DType::FP32}, {"torch.rand", DType::FP32},  {"torch.zeros", DType::FP32},
       {"torch.ones", DType::FP32},  {"torch.empty", DType::FP32}, {"torch.full", DType::FP32},
       {"torch.randint", DType::Int64}};
-  auto ctor = kCtors.find(name);
+  auto ctor = kCtors.find(scope.shape_helpers.count(std::string(name)) ? std::string_view("torch.empty") : name);
   if (ctor == kCtors.end()) return t;
   t.kind = ValueKind::Tensor;
   t.space = MemSpace::DDR;
@@ -159,6 +173,7 @@ class MainWalker {
       if (++statements_ > 4096) return;
       std::string_view k = nodeType(c);
       if (k == "expression_statement") statement(c, scope);
+      else if (k == "function_definition") shapeHelper(c, scope);
       else if (k == "for_statement") forLoop(c, scope, depth);
       else if (k == "block" || k == "with_statement" || k == "if_statement" || k == "try_statement" ||
                k == "else_clause" || k == "elif_clause" || k == "except_clause" || k == "finally_clause")
@@ -173,6 +188,32 @@ class MainWalker {
   int statements_ = 0;
 
   std::string_view text(TSNode n) const { return textIn(unit_, file_, n); }
+
+  // `def rn(shape, ...): return torch.empty(shape)...`: a helper whose tensor is as large as its first
+  // argument says (a torch constructor of that parameter, float32: no dtype given).
+  void shapeHelper(TSNode def, MainScope& scope) {
+    TSNode params = childByField(def, "parameters");
+    TSNode body = childByField(def, "body");
+    if (isNull(params) || isNull(body)) return;
+    std::string first;
+    for (TSNode p : namedChildren(params)) {
+      if (nodeType(p) == "identifier") first = std::string(text(p));
+      else if (nodeType(p) == "default_parameter" || nodeType(p) == "typed_default_parameter") break;
+      else if (nodeType(p) == "typed_parameter") first = std::string(text(ts_node_named_child(p, 0)));
+      break;
+    }
+    if (first.empty()) return;
+    for (TSNode st : namedChildren(body)) {
+      if (nodeType(st) != "return_statement") continue;
+      const std::string_view r = text(st);
+      if (r.find("dtype") != std::string_view::npos) return;
+      for (const char* ctor : {"torch.empty(", "torch.zeros(", "torch.ones(", "torch.randn(", "torch.rand("}) {
+        const std::string call = std::string("return ") + ctor + first;
+        if (r.rfind(call, 0) == 0 && r.size() > call.size() && (r[call.size()] == ')' || r[call.size()] == ','))
+          scope.shape_helpers.insert(std::string(text(childByField(def, "name"))));
+      }
+    }
+  }
 
   void forLoop(TSNode n, MainScope& scope, int depth) {
     TSNode body = childByField(n, "body");
@@ -348,6 +389,72 @@ void specialiseEntriesFromMain(Unit& unit, int file) {
   if (isNull(block)) return;
   MainScope scope;
   MainWalker(unit, file).block(block, scope, 0);
+}
+
+namespace {
+
+// The names of a function definition's parameters, in order.
+std::vector<std::string> fixtureParamNames(const Unit& unit, int file, TSNode def) {
+  std::vector<std::string> out;
+  TSNode params = childByField(def, "parameters");
+  if (isNull(params)) return out;
+  for (TSNode p : namedChildren(params)) {  // as buildSignatures counts them: *args and comments are none
+    std::string_view k = nodeType(p);
+    TSNode name{};
+    if (k == "identifier") name = p;
+    else if (k == "typed_parameter") name = ts_node_named_child(p, 0);
+    else if (k == "typed_default_parameter" || k == "default_parameter") name = childByField(p, "name");
+    if (isNull(name) || nodeType(name) != "identifier") continue;
+    out.emplace_back(textIn(unit, file, name));
+  }
+  return out;
+}
+
+// The dict literal a plain function returns at its top level (`return {"x": ..., ...}`), or a null node.
+TSNode returnedDict(TSNode def) {
+  TSNode body = childByField(def, "body");
+  if (isNull(body)) return TSNode{};
+  for (TSNode c : namedChildren(body)) {
+    if (nodeType(c) != "return_statement") continue;
+    TSNode v = ts_node_named_child(c, 0);
+    if (!isNull(v) && nodeType(v) == "dictionary") return v;
+  }
+  return TSNode{};
+}
+
+}  // namespace
+
+void specialiseEntriesFromFixtures(Unit& unit, int file) {
+  const FileScan& s = unit.scans[static_cast<std::size_t>(file)];
+  const FileModel& fm = unit.files[static_cast<std::size_t>(file)];
+  for (std::size_t f = 0; f < fm.functions.size() && f < s.function_nodes.size(); ++f) {
+    if (fm.functions[f].kind != FunctionKind::Helper) continue;
+    TSNode dict = returnedDict(s.function_nodes[f]);
+    if (isNull(dict)) continue;
+    // The fixture's own tensors (`seq_lens = torch.full([B], L, dtype=torch.int32)`), then its entries.
+    MainScope scope;
+    MainWalker(unit, file).block(childByField(s.function_nodes[f], "body"), scope, 0);
+    std::unordered_map<std::string, TypeInfo> named;
+    for (TSNode pair : namedChildren(dict)) {
+      if (nodeType(pair) != "pair") continue;
+      ConstValue key = evalNode(unit, file, childByField(pair, "key"), 0);
+      if (!key.str) continue;
+      TypeInfo t = torchTensor(unit, file, childByField(pair, "value"), scope, 0);
+      if (t.kind == ValueKind::Tensor && t.dtype != DType::Unknown) named[*key.str] = t;
+    }
+    if (named.size() < 2) continue;
+    for (std::size_t e = 0; e < fm.functions.size() && e < s.function_nodes.size(); ++e) {
+      if (fm.functions[e].kind != FunctionKind::JitEntry) continue;
+      const std::vector<std::string> names = fixtureParamNames(unit, file, s.function_nodes[e]);
+      std::size_t matched = 0;
+      for (const std::string& n : names) matched += named.count(n);
+      if (matched < 2) continue;  // a dict of the entry's inputs names at least two of its parameters
+      auto& slots = unit.specialised[{file, static_cast<int>(e)}];
+      if (slots.size() < names.size()) slots.resize(names.size());
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (auto it = named.find(names[i]); it != named.end() && !slots[i]) slots[i] = it->second;
+    }
+  }
 }
 
 }  // namespace portcheck::dsl::detail

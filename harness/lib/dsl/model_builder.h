@@ -30,6 +30,7 @@ struct ConstValue {
   std::shared_ptr<const std::string> str;
   std::shared_ptr<const std::vector<ConstValue>> items;  // a tuple / list with a non-number element
   std::shared_ptr<const std::vector<std::pair<ConstValue, ConstValue>>> dict;
+  bool none = false;  // Python's None (`SPARSE_TOPK_EFF = None`): only `is` / `is not` and truth read it
   bool known() const { return number.known() || is_tuple || record || str || dict; }
 };
 
@@ -65,12 +66,24 @@ struct ModuleAssign {
   std::string text;
 };
 
+// A module-level `module.NAME = value` (`config.SPARSE_TOPK_EFF = WIN`): an importer setting a name of
+// another module of the unit, for the modules imported after it to read.
+struct ModuleAttributeSet {
+  std::string object;       // the name the module is bound to here (`config`)
+  std::string name;         // the attribute set
+  TSNode value{};
+  Loc loc;                  // the statement's start
+  std::uint32_t end = 0;    // the statement's end byte: reads after it see the value
+  std::string text;         // the value as written
+};
+
 // Everything kept per file while the unit is built.
 struct FileScan {
   const SourceFile* src = nullptr;
   SyntaxTree tree;
   std::string module_path;  // path without ".py" ('/' separated, lexically normal)
   std::vector<ModuleAssign> assigns;                     // module-level NAME = value, in order
+  std::vector<ModuleAttributeSet> attribute_sets;        // module-level module.NAME = value, in order
   std::unordered_map<std::string, std::size_t> assign_index;  // name -> last assignment
   std::vector<int> state;                                // per assignment: 0 todo, 1 running, 2 done
   std::vector<ConstValue> values;
@@ -96,6 +109,9 @@ struct Unit {
   const std::unordered_map<std::string, ConstValue>* locals = nullptr;
   int locals_file = -1;
   const std::map<std::string, std::int64_t>* overrides = nullptr;  // module constants the tuner sets
+  // Values the user gives names the source leaves to run time (`--assume EP=8` for `EP =
+  // _parse_ep_argv()`): a module constant whose value is not known takes its assumed value.
+  const std::map<std::string, std::int64_t>* assumed = nullptr;
   int call_depth = 0;  // plain functions being interpreted for a constant's value (function_eval.cpp)
   int constants_open = 0;  // module constants being evaluated, one inside another (lookupConstant)
   // Parameter types a bare `pl.Tensor` takes where the program specialises it: (file, function) ->
@@ -116,6 +132,13 @@ void bindImports(Unit& unit, int file);
 ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int depth = 0);
 // Evaluates an expression node at module level of `file`.
 ConstValue evalNode(Unit& unit, int file, TSNode node, int depth);
+// record_eval.cpp: NAME of module file `module` as module `reader` reads it at byte `at` (reading
+// `config.NAME`, or `from config import NAME`), when a module of the unit set it (`config.NAME = v`)
+// before that read: in the reader itself above the read, or in another module that had not imported
+// the reader yet. Sets `found` and returns the value set, evaluated where it was set; `found` stays
+// false when no module set it, or when two set it differently (the module's own value stands).
+ConstValue importerSetValue(Unit& unit, int reader, int module, const std::string& name, std::uint32_t at,
+                            bool& found, int depth);
 // The local constants of the builder function `def` of `file` (its parameters bound as the file calls
 // it, and its straight-line assignments); cached.
 const std::unordered_map<std::string, ConstValue>& builderScope(Unit& unit, int file, TSNode def);
@@ -166,6 +189,9 @@ void buildBodies(Unit& unit, int file);
 // Pass 3b: bare tensor parameters of the @pl.jit entries typed from the calls of the file's
 // `if __name__ == "__main__":` block (torch tensors built there), as the JIT specialises them.
 void specialiseEntriesFromMain(Unit& unit, int file);
+// Pass 3b, then: those still untyped from a fixture function of the file returning a dict of torch
+// tensors keyed by the entry's parameter names (the inputs its golden run passes by name).
+void specialiseEntriesFromFixtures(Unit& unit, int file);
 // Pass 4a: bare tensor parameters of kernels / inline functions typed from their callers' arguments,
 // and those bodies rebuilt; true when something changed.
 bool specialiseCalleesFromCallers(Unit& unit);

@@ -102,6 +102,20 @@ void scanAssign(FileScan& s, TSNode assign) {
     add(left, right);
     return;
   }
+  // config.NAME = value: an importer setting another module's name before importing its readers.
+  if (nodeType(left) == "attribute" && nodeType(right) != "assignment") {
+    TSNode object = childByField(left, "object");
+    if (isNull(object) || nodeType(object) != "identifier") return;
+    ModuleAttributeSet a;
+    a.object = std::string(text(s, object));
+    a.name = std::string(text(s, childByField(left, "attribute")));
+    a.value = right;
+    a.loc = locOf(*s.src, assign);
+    a.end = ts_node_end_byte(assign);
+    a.text = std::string(text(s, right));
+    s.attribute_sets.push_back(std::move(a));
+    return;
+  }
   // A, B = 1, 2
   if ((nodeType(left) == "pattern_list" || nodeType(left) == "tuple_pattern") &&
       (nodeType(right) == "expression_list" || nodeType(right) == "tuple")) {
@@ -464,14 +478,21 @@ ConstValue lookupConstant(Unit& unit, int file, const std::string& name, int dep
     unit.locals = nullptr;
     ConstValue v = evalNode(unit, file, s.assigns[i].value, 0);
     unit.locals = saved;
+    if (!v.known() && !v.none && unit.assumed)  // left to run time (sys.argv, ...): the assumed value
+      if (auto a = unit.assumed->find(name); a != unit.assumed->end()) v.number = Number::ofInt(a->second);
     --unit.constants_open;
     s.state[i] = 2;
     s.values[i] = v;
     return v;
   }
   auto b = s.bindings.find(name);
-  if (b != s.bindings.end() && b->second.kind == Binding::Kind::Name)
+  if (b != s.bindings.end() && b->second.kind == Binding::Kind::Name) {
+    // `from config import NAME` after an importer set config.NAME: the value set.
+    bool set = false;
+    ConstValue v = importerSetValue(unit, file, b->second.file, b->second.name, 0, set, depth + 1);
+    if (set) return v;
     return lookupConstant(unit, b->second.file, b->second.name, depth + 1);
+  }
   return {};
 }
 
@@ -529,6 +550,8 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
     out.number = applyBinary(text(s, childByField(n, "operator")), a.number, b.number);
   } else if (t == "true" || t == "false") {
     out.number = Number::ofInt(t == "true" ? 1 : 0);  // a bool is the int 1 / 0 in arithmetic
+  } else if (t == "none") {
+    out.none = true;
   } else if (t == "comparison_operator") {
     // a < b <= c ...: operands are the named children, the operators the tokens between them
     // (`not in` and `is not` are two tokens).
@@ -541,7 +564,7 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
       if (ts_node_is_named(c)) {
         if (isComment(c)) continue;
         operands.push_back(evalNode(unit, file, c, depth + 1));
-        if (!operands.back().known()) return out;
+        if (!operands.back().known() && !operands.back().none) return out;
         after_operand = true;
       } else if (after_operand) {
         ops.emplace_back(text(s, c));
@@ -555,6 +578,16 @@ ConstValue evalNode(Unit& unit, int file, TSNode n, int depth) {
     for (std::size_t i = 0; i < ops.size(); ++i) {
       const std::string& op = ops[i];
       bool h = false;
+      if (op == "is" || op == "is not") {  // only None's identity is known
+        if (!operands[i].none && !operands[i + 1].none) return out;
+        holds = holds && ((operands[i].none && operands[i + 1].none) == (op == "is"));
+        continue;
+      }
+      if (operands[i].none || operands[i + 1].none) {
+        if (op != "==" && op != "!=") return out;
+        holds = holds && ((operands[i].none && operands[i + 1].none) == (op == "=="));
+        continue;
+      }
       if (evalValueComparison(op, operands[i], operands[i + 1], h)) {
         holds = holds && h;
         continue;

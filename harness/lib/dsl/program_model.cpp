@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dsl/assumed_constants.h"
 #include "dsl/model_builder.h"
 #include "parse/parse_cache.h"
 
@@ -256,8 +257,14 @@ void followReexports(Unit& unit, int file) {
 }  // namespace detail
 
 ProgramModel buildProgramModel(std::span<const SourceFile> files, const ConstantOverrides* overrides) {
+  return buildProgramModelAssuming(files, {}, overrides);
+}
+
+ProgramModel buildProgramModelAssuming(std::span<const SourceFile> files, const ConstantOverrides& assumed,
+                                       const ConstantOverrides* overrides) {
   detail::Unit unit;
   unit.overrides = overrides;
+  unit.assumed = assumed.empty() ? nullptr : &assumed;
   unit.scans.resize(files.size());
   unit.files.resize(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -270,6 +277,7 @@ ProgramModel buildProgramModel(std::span<const SourceFile> files, const Constant
   for (std::size_t i = 0; i < files.size(); ++i) detail::collectConstants(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::markUntakenDefinitions(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::specialiseEntriesFromMain(unit, static_cast<int>(i));
+  for (std::size_t i = 0; i < files.size(); ++i) detail::specialiseEntriesFromFixtures(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildSignatures(unit, static_cast<int>(i));
   for (std::size_t i = 0; i < files.size(); ++i) detail::buildBodies(unit, static_cast<int>(i));
   for (int round = 0; round < 4 && detail::specialiseCalleesFromCallers(unit); ++round) {

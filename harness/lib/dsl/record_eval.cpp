@@ -9,6 +9,7 @@
 //   FLASH = Config(hidden_size=4096, head_dim=512, qk_rope_head_dim=64)
 //
 // and read as `M.hidden_size` after `from config import FLASH as M`, as pypto-lib's models do.
+// Also: a module's name an importer set before importing its readers (importerSetValue).
 #include <string>
 
 #include "dsl/const_eval.h"
@@ -117,8 +118,12 @@ ConstValue evalAttribute(Unit& unit, int file, TSNode attribute, int depth) {
   if (nodeType(object) == "identifier") {
     const FileScan& s = unit.scans[static_cast<std::size_t>(file)];
     auto b = s.bindings.find(std::string(textOf(unit, file, object)));
-    if (b != s.bindings.end() && b->second.kind == Binding::Kind::Module)
+    if (b != s.bindings.end() && b->second.kind == Binding::Kind::Module) {
+      bool set = false;
+      ConstValue v = importerSetValue(unit, file, b->second.file, attr, ts_node_start_byte(attribute), set, depth + 1);
+      if (set) return v;
       return lookupConstant(unit, b->second.file, attr, depth + 1);
+    }
   }
   ConstValue base = evalNode(unit, file, object, depth + 1);
   if (!base.record) return out;
@@ -134,5 +139,70 @@ ConstValue evalAttribute(Unit& unit, int file, TSNode attribute, int depth) {
   }
   return out;
 }
+
+// ---------------------------------------------------------------- names set by an importer
+// A module's name as set by a module importing it (`config.SPARSE_TOPK_EFF = WIN` at module level,
+// before `from decode_sparse_attn import sparse_attn`, which reads `config.SPARSE_TOPK_EFF` at its
+// import): Python runs the importer's assignment first, so the module imported after it reads the
+// value set, not the one its own file gives.
+namespace importer_sets_impl {  // named: a unity batch holds other files' helpers
+
+// Whether module file `setter` imports module file `reader` by a statement above line `line` (the
+// reader then ran its reads before the set).
+bool importsBefore(const Unit& unit, int setter, int reader, int line) {
+  const FileScan& s = unit.scans[static_cast<std::size_t>(setter)];
+  const FileModel& fm = unit.files[static_cast<std::size_t>(setter)];
+  for (const Import& imp : fm.imports) {
+    if (imp.loc.line >= line) continue;
+    auto b = s.bindings.find(imp.alias);
+    if (b != s.bindings.end() && b->second.file == reader) return true;
+  }
+  return false;
+}
+
+}  // namespace importer_sets_impl
+
+ConstValue importerSetValue(Unit& unit, int reader, int module, const std::string& name, std::uint32_t at,
+                            bool& found, int depth) {
+  found = false;
+  if (depth > kMaxNesting || reader < 0 || module < 0) return {};
+  const ModuleAttributeSet* chosen = nullptr;
+  int chosen_file = -1;
+  bool differ = false;  // other modules set it to different values
+  for (std::size_t f = 0; f < unit.scans.size(); ++f) {
+    const FileScan& s = unit.scans[f];
+    for (const ModuleAttributeSet& a : s.attribute_sets) {
+      if (a.name != name) continue;
+      auto b = s.bindings.find(a.object);
+      if (b == s.bindings.end() || b->second.kind != Binding::Kind::Module || b->second.file != module) continue;
+      const int setter = static_cast<int>(f);
+      if (setter == reader) {
+        // The reader's own set above the read; its latest one wins over any other module's.
+        if (at < a.end) continue;
+        if (chosen_file != reader || a.end > chosen->end) {
+          chosen = &a;
+          chosen_file = reader;
+        }
+        continue;
+      }
+      // Another module's set, made before that module imported the reader.
+      if (chosen_file == reader || importer_sets_impl::importsBefore(unit, setter, reader, a.loc.line)) continue;
+      if (chosen && chosen->text != a.text) differ = true;
+      chosen = &a;
+      chosen_file = setter;
+    }
+  }
+  // Two importers set it differently: which one ran last is not known here.
+  if (differ && chosen_file != reader) return {};
+  if (!chosen) return {};
+  // The value is evaluated where it was written, at module level (no function's locals).
+  const auto* saved = unit.locals;
+  unit.locals = nullptr;
+  ConstValue v = evalNode(unit, chosen_file, chosen->value, depth + 1);
+  unit.locals = saved;
+  found = true;
+  return v;
+}
+
 
 }  // namespace portcheck::dsl::detail

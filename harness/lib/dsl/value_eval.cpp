@@ -20,6 +20,7 @@ namespace portcheck::dsl::detail {
 
 // Python truth of a known value; nullopt when unknown.
 std::optional<bool> truthOf(const ConstValue& v) {
+  if (v.none) return false;
   if (v.str) return !v.str->empty();
   if (v.dict) return !v.dict->empty();
   if (v.record) return true;

@@ -212,5 +212,24 @@ def entry(x: pl.Tensor[[160, 128], pl.FP32], out: pl.Out[pl.Tensor[[160, 128], p
   EXPECT_EQ(*c.kernels[0].gm_bytes_per_task, 3 * 2 * 16 * 128 * 4);
 }
 
+// A bare `pl.Tensor` parameter nothing types (no __main__ call, no fixture of its name): the figure it
+// sizes is unknown, and the reason names the parameter rather than only the line.
+TEST(RunTimeValues, ABareParameterWithoutADtypeIsNamedInTheReason) {
+  const char* text = R"(import pypto.language as pl
+
+
+@pl.jit
+def entry(x: pl.Tensor, out: pl.Out[pl.Tensor[[64, 256], pl.FP32]]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        y = pl.exp(x[0:64, 0:256])
+        out[0:64, 0:256] = y
+    return out
+)";
+  cost::ScheduleCost c = runCost(text);
+  EXPECT_FALSE(c.gm_bytes);
+  EXPECT_NE(firstUnknown(c).find("dtype of the bare pl.Tensor parameter x of entry (p.py:"), std::string::npos)
+      << firstUnknown(c);
+}
+
 }  // namespace
 }  // namespace portcheck

@@ -124,5 +124,31 @@ def model(x: pl.Tensor, y: pl.Out[pl.Tensor]):
   EXPECT_EQ(norm.regions[1].kernel_name, "");
 }
 
+// An inline stage returning several tensors (`-> tuple[pl.Tensor[...], ...]`): the caller's unpacked
+// names take the annotation's element types (pypto-lib's prefill attention stage returns its FP32
+// accumulators this way).
+TEST(DslCrossFile, AStagesTupleReturnAnnotationTypesWhatTheCallerUnpacks) {
+  dsl::ProgramModel pm = modelOf({{"p.py", R"(import pypto.language as pl
+
+
+@pl.jit.inline
+def stage(x: pl.Tensor[[64, 128], pl.BF16], acc: pl.Tensor[[64, 128], pl.FP32],
+          rows: pl.Tensor[[64, 1], pl.FP32]) -> tuple[pl.Tensor[[64, 128], pl.FP32], pl.Tensor[[64, 1], pl.FP32]]:
+    return acc, rows
+
+
+@pl.jit
+def entry(x: pl.Tensor[[64, 128], pl.BF16], y: pl.Out[pl.Tensor[[64, 128], pl.FP32]]):
+    acc = pl.create_tensor([64, 128], dtype=pl.FP32)
+    rows = pl.create_tensor([64, 1], dtype=pl.FP32)
+    out_acc, out_rows = stage(x, acc, rows)
+    return y
+)"}});
+  const dsl::Function& entry = fn(pm.files[0], "entry");
+  EXPECT_EQ(val(entry, "out_acc").type.dtype, dsl::DType::FP32);
+  EXPECT_EQ(val(entry, "out_acc").type.shape.str(), "[64, 128]");
+  EXPECT_EQ(val(entry, "out_rows").type.shape.str(), "[64, 1]");
+}
+
 }  // namespace
 }  // namespace portcheck::test
