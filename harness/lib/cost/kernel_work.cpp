@@ -180,12 +180,37 @@ std::string untypedParameterWhy(const dsl::FileModel& file, const Function& fn, 
 // The work of the statements of `kernel`'s region in `span`, leaving out those in `left_out` (the
 // smaller branch of an if / else decided at run time); the `if`s whose condition is not known go to
 // `undecided`.
-std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                   std::string& why, const Env& env, StmtSpan span,
-                                   const std::vector<StmtSpan>& left_out, std::set<int>* undecided) {
-  const Function* fn = model.function({kernel.file_index, kernel.function_index});
-  const dsl::FileModel& file = model.files[static_cast<std::size_t>(kernel.file_index)];
-  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+// Where work is counted: a region of a function (a kernel's, or an inline helper's whole body).
+struct WorkSite {
+  int file_index = -1, function_index = -1, region = -1;
+};
+
+// The helpers inlined into a kernel are followed this deep (a cycle stops there).
+constexpr int kMaxInlineDepth = 6;
+
+// `work` done `n` times.
+KernelWork repeated(const KernelWork& work, std::int64_t n) {
+  KernelWork w;
+  w.mte2_bytes = work.mte2_bytes * n;
+  w.mte3_bytes = work.mte3_bytes * n;
+  w.mte1_bytes = work.mte1_bytes * n;
+  w.fixp_bytes = work.fixp_bytes * n;
+  w.cube_macs_b16 = work.cube_macs_b16 * n;
+  w.cube_macs_b8 = work.cube_macs_b8 * n;
+  w.cube_macs_b32 = work.cube_macs_b32 * n;
+  w.vector_cycles = work.vector_cycles * static_cast<double>(n);
+  w.vector_fixed_cycles = work.vector_fixed_cycles * static_cast<double>(n);
+  w.instructions = work.instructions * n;
+  w.iterations = work.iterations * n;
+  return w;
+}
+
+std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, WorkSite site, std::string& why, const Env& env,
+                                   StmtSpan span, const std::vector<StmtSpan>& left_out, std::set<int>* undecided,
+                                   int depth = 0) {
+  const Function* fn = model.function({site.file_index, site.function_index});
+  const dsl::FileModel& file = model.files[static_cast<std::size_t>(site.file_index)];
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(site.region)];
   // Loops counted: those inside the region (an spmd for-form's own loop dispatches, it is not counted).
   const int first = region.stmt >= 0 ? region.stmt : 0;
   const int stop = region.stmt;
@@ -226,7 +251,31 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::K
   };
   for (int c : fn->calls) {
     const Expr& call = fn->exprs[static_cast<std::size_t>(c)];
-    if (!counted(call.stmt) || call.pl_name.empty()) continue;
+    if (!counted(call.stmt)) continue;
+    if (call.pl_name.empty()) {
+      // An inline helper called here: its body is spliced into the kernel, so is its work.
+      const Function* callee = call.callee_file >= 0 ? model.function({call.callee_file, call.callee_function}) : nullptr;
+      if (!callee || !callee->isInline() || callee->regions.empty() ||
+          callee->regions[0].kind != dsl::RegionKind::IncoreFunction || depth >= kMaxInlineDepth)
+        continue;
+      Env callee_env;
+      std::size_t position = 0;
+      for (const dsl::Param& p : callee->params) {
+        if (p.is_self) continue;
+        const int a = fn->arg(call, position++, p.name);
+        if (a < 0) continue;
+        if (std::optional<std::int64_t> v = evalIndex(*fn, a, env)) callee_env[p.name] = *v;
+      }
+      const dsl::IncoreRegion& body = callee->regions[0];
+      std::optional<KernelWork> inner =
+          spanWork(model, {call.callee_file, call.callee_function, 0}, why, callee_env,
+                   StmtSpan{body.first, body.last}, {}, nullptr, depth + 1);
+      if (!inner) return std::nullopt;
+      const std::optional<std::int64_t> n = trips(call.stmt);
+      if (!n) return std::nullopt;
+      w += repeated(*inner, *n);
+      continue;
+    }
     const std::string_view op = call.opName();
     const Value* result = call.value >= 0 ? &fn->values[static_cast<std::size_t>(call.value)] : nullptr;
     bool ok = true;
@@ -278,12 +327,17 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::K
       }
       return std::nullopt;
     }
-    // Compute: a matmul on the cube, any other tile op (not a move, a declaration) on the vector unit.
+    // Compute: a matmul on the cube, a move on MTE1 / FIXP, any other tile op (not a declaration) on the vector unit.
     if (!result || op == "load" || op == "store" || op == "assemble" || op == "gather_row" || isDeclaration(op)) continue;
     const std::optional<std::int64_t> n = trips(call.stmt);
     if (!n) return std::nullopt;
     const std::int64_t out_bytes = result->type.bytes().value_or(0);
-    if (isMatmul(op)) {
+    if (op == "move") {
+      // A copy between on-chip buffers: out of the accumulator through the fix-pipe, any other (L1 into
+      // L0A / L0B, Vec and Mat on a5) through MTE1; no vector work.
+      const Value* src = call.args.empty() ? nullptr : fn->valueOf(call.args[0]);
+      (src && src->type.space == dsl::MemSpace::Acc ? w.fixp_bytes : w.mte1_bytes) += out_bytes * *n;
+    } else if (isMatmul(op)) {
       const std::int64_t m = dimOr(result->type, result->type.shape.dims.size() >= 2 ? result->type.shape.dims.size() - 2 : 0, 1);
       const std::int64_t ncols = dimOr(result->type, result->type.shape.dims.empty() ? 0 : result->type.shape.dims.size() - 1, 1);
       const std::int64_t k = contraction(*fn, call);
@@ -295,7 +349,13 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, const sram::K
       const std::int64_t macs = batch * m * ncols * k * *n;
       const int bits = a ? dsl::dtypeBits(a->type.dtype) : 16;
       (bits >= 32 ? w.cube_macs_b32 : bits <= 8 && bits > 0 ? w.cube_macs_b8 : w.cube_macs_b16) += macs;
-      w.mte1_bytes += ((a ? a->type.bytes().value_or(0) : 0) + (b ? b->type.bytes().value_or(0) : 0)) * *n;
+      // Operands not already in L0 (a pl.move put them there, counted at the move) go L1 -> L0 on MTE1.
+      auto toL0 = [](const Value* v) {
+        return v && v->type.space != dsl::MemSpace::Left && v->type.space != dsl::MemSpace::Right
+                   ? v->type.bytes().value_or(0)
+                   : std::int64_t{0};
+      };
+      w.mte1_bytes += (toL0(a) + toL0(b)) * *n;
       w.fixp_bytes += out_bytes * *n;
     } else {
       // The vector unit walks the largest tile the op reads or writes, row by row.
@@ -352,8 +412,9 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
   }
   const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
   const StmtSpan whole{region.first, region.last};
+  const WorkSite site{kernel.file_index, kernel.function_index, kernel.region};
   std::set<int> undecided;
-  std::optional<KernelWork> all = spanWork(model, kernel, why, env, whole, {}, &undecided);
+  std::optional<KernelWork> all = spanWork(model, site, why, env, whole, {}, &undecided);
   if (!all) return std::nullopt;
   // An if / else whose condition is run-time data takes one branch each time: the larger one is
   // counted, not both. Inner ones first (a later statement is nested deeper or follows), so an elif
@@ -369,13 +430,13 @@ std::optional<KernelWork> kernelWork(const dsl::ProgramModel& model, const sram:
     const StmtSpan then_span{s + 1, other};
     const StmtSpan else_span{other + 1, fn->stmts[static_cast<std::size_t>(other)].subtree_end};
     std::string branch_why;
-    const std::optional<KernelWork> a = spanWork(model, kernel, branch_why, env, then_span, left_out, nullptr);
-    const std::optional<KernelWork> b = spanWork(model, kernel, branch_why, env, else_span, left_out, nullptr);
+    const std::optional<KernelWork> a = spanWork(model, site, branch_why, env, then_span, left_out, nullptr);
+    const std::optional<KernelWork> b = spanWork(model, site, branch_why, env, else_span, left_out, nullptr);
     if (!a || !b) continue;
     left_out.push_back(serialMicros(*a) >= serialMicros(*b) ? else_span : then_span);
   }
   if (left_out.empty()) return all;
-  return spanWork(model, kernel, why, env, whole, left_out, nullptr);
+  return spanWork(model, site, why, env, whole, left_out, nullptr);
 }
 
 }  // namespace portcheck::cost

@@ -17,8 +17,8 @@ namespace portcheck::cost {
 struct KernelWork {
   std::int64_t mte2_bytes = 0;      // GM -> UB / L1: pl.load, implicit operand loads, subscript reads
   std::int64_t mte3_bytes = 0;      // UB -> GM: pl.store, pl.assemble into GM, subscript writes
-  std::int64_t mte1_bytes = 0;      // L1 -> L0A / L0B: the matmul operands
-  std::int64_t fixp_bytes = 0;      // L0C -> out: the matmul results
+  std::int64_t mte1_bytes = 0;      // L1 -> L0A / L0B: the matmul operands, pl.move between on-chip buffers
+  std::int64_t fixp_bytes = 0;      // L0C -> out: the matmul results, pl.move out of the accumulator
   std::int64_t cube_macs_b16 = 0;   // multiply-accumulates with FP16 / BF16 operands
   std::int64_t cube_macs_b8 = 0;    // with INT8 / FP8 / HF8 operands
   std::int64_t cube_macs_b32 = 0;   // with FP32 operands
