@@ -72,6 +72,9 @@ CLAIMS: dict[str, dict] = {
                "compiler": "Unknown keyword argument"},
     "DSL125": {"bad": "rejects", "doc": "but got TileType", "compiler": "but got TileType"},
     "DSL126": {"bad": "accepts", "doc": "each accepted by PyPTO e2d0f78 on these fixtures"},
+    "DSL127": {"bad": "accepts", "doc": "checked on this rule's examples"},
+    "DSL128": {"bad": "accepts", "doc": "checked on this rule's examples and seven comparison forms"},
+    "DSL129": {"bad": "rejects", "doc": "neither reads the per-block index", "compiler": "neither reads the per-block index"},
 }
 
 # Rules whose fixtures are not programs about the compiler: port-check's own comments.

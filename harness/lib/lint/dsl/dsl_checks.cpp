@@ -4,6 +4,7 @@
 #include "lint/dsl/dsl_check.h"
 #include "lint/dsl/entry_output_not_out_check.h"
 #include "lint/dsl/host_tensor_computation_check.h"
+#include "lint/dsl/index_sign_test_check.h"
 #include "lint/dsl/implicit_tensor_access_check.h"
 #include "lint/dsl/kernel_argument_expression_check.h"
 #include "lint/dsl/kernel_argument_shape_check.h"
@@ -12,6 +13,7 @@
 #include "lint/dsl/missing_annotation_check.h"
 #include "lint/dsl/strided_view_to_kernel_check.h"
 #include "lint/dsl/mixed_kernel_styles_check.h"
+#include "lint/dsl/orchestration_name_t_check.h"
 #include "lint/dsl/parallel_loop_in_incore_check.h"
 #include "lint/dsl/pipeline_outside_incore_check.h"
 #include "lint/dsl/pl_alias_check.h"
@@ -19,6 +21,7 @@
 #include "lint/dsl/removed_api_check.h"
 #include "lint/dsl/scalar_inout_check.h"
 #include "lint/dsl/small_innermost_load_check.h"
+#include "lint/dsl/spmd_scope_block_index_check.h"
 #include "lint/dsl/tile_as_tensor_check.h"
 #include "lint/dsl/tile_op_outside_incore_check.h"
 #include "lint/dsl/tile_parameter_check.h"
@@ -63,6 +66,9 @@ const std::vector<std::unique_ptr<DslCheck>>& dslChecks() {
     v.push_back(std::make_unique<RemovedApiCheck>());
     v.push_back(std::make_unique<TileAsTensorCheck>());
     v.push_back(std::make_unique<UnwrittenOutputCheck>());
+    v.push_back(std::make_unique<OrchestrationNameTCheck>());
+    v.push_back(std::make_unique<IndexSignTestCheck>());
+    v.push_back(std::make_unique<SpmdScopeBlockIndexCheck>());
     return v;
   }();
   return kChecks;
