@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 
 #include "advice/core_count.h"
 #include "cost/kernel_work.h"
+#include "cost/schedule_sites.h"
 
 namespace portcheck::cost {
 
@@ -113,22 +115,6 @@ template <typename InRun>
 std::vector<CallSite> stageCallsOf(const dsl::ProgramModel& model, dsl::FunctionRef target, const InRun& inRun,
                                    std::string& why, const Env& assumed, int depth);
 
-// How often one run runs inline stage `target`: over its calls (stageCallsOf), the trips of the loops
-// around each call times how often its caller runs; nullopt as stageCallsOf.
-template <typename InRun>
-std::optional<std::int64_t> stageRuns(const dsl::ProgramModel& model, dsl::FunctionRef target, const InRun& inRun,
-                                      std::string& why, const Env& assumed, int depth) {
-  const std::vector<CallSite> sites = stageCallsOf(model, target, inRun, why, assumed, depth);
-  if (sites.empty()) return std::nullopt;
-  std::int64_t runs = 0;
-  for (const CallSite& site : sites) {
-    std::optional<std::int64_t> n = callRuns(model, site, why, assumed);
-    if (!n) return std::nullopt;
-    runs += *n;
-  }
-  return runs;
-}
-
 template <typename InRun>
 std::vector<CallSite> stageCallsOf(const dsl::ProgramModel& model, dsl::FunctionRef target, const InRun& inRun,
                                    std::string& why, const Env& assumed, int depth) {
@@ -195,12 +181,14 @@ std::vector<CallSite> stageCalls(const dsl::ProgramModel& model, const sram::Ker
   return stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why, assumed, 0);
 }
 
-// The dispatches of one run of a pl.at scope of an inline stage: its dispatches per run of the stage,
-// times the runs of the stage (stageRuns). nullopt with `why` empty when nothing of the run reaches the
-// stage, with `why` set when a trip count is not static.
+// The dispatches of one run of a pl.at scope of an inline stage, per call of the stage (in the order
+// stageCallsOf finds them): its dispatches per run of the stage times the runs of that call. nullopt
+// with `why` empty when nothing of the run reaches the stage, with `why` set when a trip count is not
+// static.
 template <typename InRun>
-std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel,
-                                            const InRun& inRun, std::string& why, const Env& assumed) {
+std::optional<std::vector<std::int64_t>> stageDispatchesByCall(const dsl::ProgramModel& model,
+                                                               const sram::KernelEstimate& kernel, const InRun& inRun,
+                                                               std::string& why, const Env& assumed) {
   const Function* stage = model.function({kernel.file_index, kernel.function_index});
   if (!stage || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= stage->regions.size()) return std::nullopt;
   const dsl::FileModel& stage_file = model.files[static_cast<std::size_t>(kernel.file_index)];
@@ -209,51 +197,44 @@ std::optional<std::int64_t> stageDispatches(const dsl::ProgramModel& model, cons
   std::string inside_why;
   std::set<int> undecided;  // branches the stage's parameters may decide: counted call by call below
   const std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, inside_why, assumed, &undecided);
-  // Every run of the stage alike: its dispatches per run times its runs.
-  auto alike = [&]() -> std::optional<std::int64_t> {
+  const std::vector<CallSite> sites = stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why,
+                                                   assumed, 0);
+  if (sites.empty()) {
+    if (why.empty() && !(inside && undecided.empty())) why = inside_why;
+    return std::nullopt;
+  }
+  // Every run of the stage alike: its dispatches per run times the runs of each call.
+  auto alike = [&]() -> std::optional<std::vector<std::int64_t>> {
     if (!inside) {
       why = inside_why;
       return std::nullopt;
     }
-    std::optional<std::int64_t> runs = stageRuns(model, {kernel.file_index, kernel.function_index}, inRun, why, assumed, 0);
-    if (!runs) return std::nullopt;
-    return *runs * *inside;
+    std::vector<std::int64_t> out;
+    for (const CallSite& site : sites) {
+      const std::optional<std::int64_t> runs = callRuns(model, site, why, assumed);
+      if (!runs) return std::nullopt;
+      out.push_back(*runs * *inside);
+    }
+    return out;
   };
   if (inside && undecided.empty()) return alike();
   // Loops of the stage around the scope bound by its parameters (`for sb in pl.range(ctx_blocks)`,
   // ctx_blocks from a scalar the call passes), or branches they decide: counted call by call, under the
   // values each passes.
-  const std::vector<CallSite> sites = stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why,
-                                                   assumed, 0);
-  if (sites.empty()) {
-    if (!why.empty()) return std::nullopt;
-    why = inside_why;
-    return std::nullopt;
-  }
-  std::int64_t total = 0;
+  std::vector<std::int64_t> out;
   for (const CallSite& site : sites) {
     if (site.times != 1 && site.caller_envs.empty()) return alike();  // the values of its runs not followed
     const std::optional<std::vector<Env>> envs = calleeEnvs(site, *stage, assumed);
     if (!envs) return alike();
+    std::int64_t total = 0;
     for (const Env& env : *envs) {
       std::optional<std::int64_t> n = dispatchesAt(stage_file, *stage, scope, why, env);
       if (!n) return std::nullopt;
       total += *n;
     }
+    out.push_back(total);
   }
-  return total;
-}
-
-// The cores the tasks of a kernel spread over: the AIVs for a vector-only kernel, else the AICs (a cube
-// kernel, or a mixed one, which takes a cluster of one AIC and its AIVs per task).
-int coresFor(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates, Platform platform) {
-  return advice::coreCount(platform, advice::coreUse(kernels, estimates).cube ? "AIC" : "AIV");
-}
-
-// "AIV" for a vector-only kernel, "AIC" for a cube-only one, "MIX" for one using both (a cluster).
-std::string coreKind(const std::vector<sram::KernelEstimate>& kernels, const std::vector<int>& estimates) {
-  const advice::CoreUse use = advice::coreUse(kernels, estimates);
-  return use.cube && use.vector ? "MIX" : use.cube ? "AIC" : "AIV";
+  return out;
 }
 
 // The bytes a kernel moves when they differ from task to task (a loop in it whose trip count is a
@@ -332,61 +313,6 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
     }
   }
   return v;
-}
-
-// Whether `kernel`'s region holds an `if` not decided when the model is built: the trips it is taken
-// may depend on the values a task is called with (`if i * 32 < valid:`), so the work is counted task by
-// task where the tasks' values are followed.
-bool holdsRunTimeBranch(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel) {
-  const Function* fn = model.function({kernel.file_index, kernel.function_index});
-  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) return false;
-  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
-  for (int s = region.first; s < region.last && static_cast<std::size_t>(s) < fn->stmts.size(); ++s) {
-    const dsl::Stmt& st = fn->stmts[static_cast<std::size_t>(s)];
-    if (st.kind == dsl::StmtKind::If && (st.value < 0 || !fn->exprs[static_cast<std::size_t>(st.value)].number.known()))
-      return true;
-  }
-  return false;
-}
-
-// An if / else around dispatch sites decided by run-time data takes one branch each time: the sites of
-// the smaller branch (their dispatches times their tasks' serial time) are dropped from the run, inner
-// branches first. A branch with a site whose count or work is not known is left as it is.
-void dropSmallerBranches(const Function& fn, const advice::TaskGraph& g, std::size_t first_site,
-                         const std::set<int>& undecided, const std::vector<std::int64_t>& site_gm, ScheduleCost& cost) {
-  std::set<std::size_t> dropped;
-  for (auto it = undecided.rbegin(); it != undecided.rend(); ++it) {
-    const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(*it)];
-    int other = -1;
-    for (int c = *it + 1; c < st.subtree_end; c = fn.stmts[static_cast<std::size_t>(c)].subtree_end)
-      if (fn.stmts[static_cast<std::size_t>(c)].kind == dsl::StmtKind::Else) other = c;
-    if (other < 0) continue;
-    const int then_first = *it + 1, else_first = other + 1, else_end = fn.stmts[static_cast<std::size_t>(other)].subtree_end;
-    double weight[2] = {0, 0};
-    std::vector<std::size_t> sites[2];
-    bool known = true;
-    for (std::size_t i = 0; i < g.tasks.size(); ++i) {
-      const int s = g.tasks[i].stmt;
-      const int side = s >= then_first && s < other ? 0 : s >= else_first && s < else_end ? 1 : -1;
-      if (side < 0 || dropped.count(i)) continue;
-      const KernelCost& k = cost.kernels[first_site + i];
-      if (!k.dispatches || !k.work_per_task) {
-        known = false;
-        break;
-      }
-      weight[side] += static_cast<double>(*k.dispatches) * serialMicros(*k.work_per_task);
-      sites[side].push_back(i);
-    }
-    if (!known) continue;
-    for (std::size_t i : sites[weight[0] >= weight[1] ? 1 : 0]) {
-      KernelCost& k = cost.kernels[first_site + i];
-      if (cost.tasks) *cost.tasks -= *k.dispatches;
-      if (cost.gm_bytes) *cost.gm_bytes -= site_gm[i];
-      k.dispatches = 0;
-      k.task_work.clear();
-      dropped.insert(i);
-    }
-  }
 }
 
 }  // namespace
@@ -516,7 +442,9 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     const Function* stage = model.function({ke.file_index, ke.function_index});
     if (!stage || !stage->isInline()) continue;
     std::string why;
-    std::optional<std::int64_t> calls = stageDispatches(model, ke, inRun, why, assumed);
+    const std::optional<std::vector<std::int64_t>> by_call = stageDispatchesByCall(model, ke, inRun, why, assumed);
+    std::optional<std::int64_t> calls;
+    if (by_call) calls = std::accumulate(by_call->begin(), by_call->end(), std::int64_t{0});
     if (!calls) {
       if (!why.empty()) {
         unknown(cost.tasks, why);
@@ -569,6 +497,29 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (!all) unknown(cost.gm_bytes, bwhy);
     else if (cost.gm_bytes) *cost.gm_bytes += *all;
     k.gm_bytes_per_task = bytes;
+    if (by_call->size() > 1 && k.task_work.empty()) {
+      // Called more than once, every task alike: one site per call, in call order, so a later call's
+      // tasks wait for the earlier call's (each site waits for every site before it), under the name the
+      // compiler gives that splice.
+      std::vector<std::string> splices{k.kernel};  // the estimator's instances of the region, in splice order
+      for (const int h : halves)
+        for (std::size_t r = static_cast<std::size_t>(h) + 1; r < kernels.size(); ++r)
+          if (kernels[r].repeated && kernels[r].file_index == ke.file_index &&
+              kernels[r].function_index == ke.function_index && kernels[r].region == ke.region) {
+            const std::string name = kernels[r].split ? kernels[r].kernel.substr(0, kernels[r].kernel.size() - 4) : kernels[r].kernel;
+            if (std::find(splices.begin(), splices.end(), name) == splices.end()) splices.push_back(name);
+          }
+      for (std::size_t c = 0; c < by_call->size(); ++c) {
+        KernelCost one = k;
+        one.dispatches = (*by_call)[c];
+        if (splices.size() == by_call->size()) one.kernel = splices[c];
+        one.graph = c == 0 ? k.graph : graph_number++;
+        one.after.clear();
+        for (std::size_t before = 0; before < cost.kernels.size(); ++before) one.after.push_back({static_cast<int>(before), false});
+        cost.kernels.push_back(std::move(one));
+      }
+      continue;
+    }
     cost.kernels.push_back(std::move(k));
   }
   for (std::size_t e = 0; e < kernels.size(); ++e)

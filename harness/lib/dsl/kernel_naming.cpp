@@ -32,19 +32,22 @@ bool foldedAwayStmt(const Function& fn, int stmt) {
   return false;
 }
 
-// How many copies of a statement pl.unroll makes: the product of the static trip counts of the
-// pl.unroll loops around it in its function (an unknown count counts once).
-int unrolledCopies(const Function& fn, int stmt) {
-  std::int64_t copies = 1;
+// The most names one program is given (a guard against unrolled loops of absurd trip counts).
+constexpr int kMaxNames = 4096;
+
+// The pl.unroll loops with a static trip count above 1 around `stmt` in its function, outermost first:
+// each copies the statement (an unknown count copies nothing the model can name).
+std::vector<int> unrollChain(const Function& fn, int stmt) {
+  std::vector<int> chain;
   for (int l = stmt >= 0 ? fn.stmts[static_cast<std::size_t>(stmt)].enclosing_loop : -1; l >= 0;
        l = fn.stmts[static_cast<std::size_t>(l)].enclosing_loop) {
     const Stmt& s = fn.stmts[static_cast<std::size_t>(l)];
     if (s.loop < 0) continue;
     const Loop& loop = fn.loops[static_cast<std::size_t>(s.loop)];
-    if (loop.iter == LoopIter::PlUnroll && loop.trip_count && *loop.trip_count > 1)
-      copies = std::min<std::int64_t>(copies * *loop.trip_count, 4096);
+    if (loop.iter == LoopIter::PlUnroll && loop.trip_count && *loop.trip_count > 1) chain.push_back(l);
   }
-  return static_cast<int>(copies);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
 }
 
 // One ScopeOutliner: the names of one function of the program (`host`), its own scopes and those of
@@ -61,7 +64,7 @@ class HostNamer {
   // Names the regions of `body` (the host itself, or an inline function spliced into it) and, in
   // statement order with them, the inline functions it calls. `own` is true for the host's body.
   void walk(Function& body, bool own, int depth) {
-    if (depth > 16 || produced_ > 4096) return;
+    if (depth > 16 || produced_ > kMaxNames) return;
     struct Item {
       int stmt;
       int region;  // index into body.regions, or -1 for a call
@@ -81,23 +84,46 @@ class HostNamer {
       items.push_back({call.stmt, -1, c});
     }
     std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) { return a.stmt < b.stmt; });
-    const int instance = ++instances_;  // unrolled counters of nested scopes start afresh per splice
-    for (const Item& item : items) {
+    // pl.unroll copies its body before the outliner runs: the items of an unrolled loop are named once per
+    // copy, copy after copy, in statement order within each (A, B, A_0, B_0, ...).
+    std::vector<std::vector<int>> chains;  // per item: its pl.unroll loop statements, outermost first
+    for (const Item& item : items) chains.push_back(unrollChain(body, item.stmt));
+    auto handle = [&](const Item& item) {
       if (item.region >= 0) {
         IncoreRegion& r = body.regions[static_cast<std::size_t>(item.region)];
-        std::string name = nameOf(body, own, item.region, instance);
-        if (name.empty()) continue;
-        if (own) r.kernel_name = name;
+        std::string name = nameOf(body, own, item.region);
+        if (name.empty()) return;
+        last_name_[{&body, item.region}] = name;
+        if (own && r.kernel_name.empty()) r.kernel_name = name;
         else r.instance_names.push_back(name);
-        continue;
+        return;
       }
       const Expr& call = body.exprs[static_cast<std::size_t>(item.call)];
       Function* callee = functionAt(call.callee_file, call.callee_function);
-      if (!callee || on_path_.count(callee)) continue;
+      if (!callee || on_path_.count(callee)) return;
       on_path_.insert(callee);
-      for (int copy = 0, n = unrolledCopies(body, call.stmt); copy < n; ++copy) walk(*callee, false, depth + 1);
+      walk(*callee, false, depth + 1);
       on_path_.erase(callee);
-    }
+    };
+    std::function<void(std::size_t, std::size_t, std::size_t)> emit = [&](std::size_t begin, std::size_t end,
+                                                                         std::size_t level) {
+      for (std::size_t i = begin; i < end;) {
+        if (chains[i].size() <= level) {
+          handle(items[i++]);
+          continue;
+        }
+        const int loop = chains[i][level];
+        std::size_t j = i;
+        while (j < end && chains[j].size() > level && chains[j][level] == loop) ++j;
+        const std::int64_t copies = *body.loops[static_cast<std::size_t>(body.stmts[static_cast<std::size_t>(loop)].loop)].trip_count;
+        for (std::int64_t c = 0; c < copies && produced_ <= kMaxNames; ++c) emit(i, j, level + 1);
+        i = j;
+      }
+    };
+    if (own)
+      for (const Item& item : items)
+        if (item.region >= 0) body.regions[static_cast<std::size_t>(item.region)].kernel_name.clear();
+    emit(0, items.size(), 0);
   }
 
  private:
@@ -125,7 +151,7 @@ class HostNamer {
 
   // The name of region `ri` of `body` as the host's outliner gives it; empty when the compiler's name
   // cannot be predicted.
-  std::string nameOf(const Function& body, bool own, int ri, int instance) {
+  std::string nameOf(const Function& body, bool own, int ri) {
     const IncoreRegion& r = body.regions[static_cast<std::size_t>(ri)];
     const Scope* scope = r.scope >= 0 ? &body.scopes[static_cast<std::size_t>(r.scope)] : nullptr;
     std::string candidate;
@@ -141,10 +167,12 @@ class HostNamer {
     }
     std::string prefix = host_.name;
     if (owner >= 0) {
-      const IncoreRegion& o = body.regions[static_cast<std::size_t>(owner)];
-      prefix = own ? o.kernel_name : (o.instance_names.empty() ? std::string() : o.instance_names.back());
+      // The owner's latest name: each splice or unrolled copy of it is a kernel of its own, whose
+      // nested scopes count from 0.
+      const auto it = last_name_.find({&body, owner});
+      prefix = it == last_name_.end() ? std::string() : it->second;
     }
-    const int k = owner < 0 ? counters_[{nullptr, -1, 0}]++ : counters_[{&body, owner, instance}]++;
+    const int k = owner < 0 ? top_counter_++ : nested_counters_[prefix]++;
     if (r.kind == RegionKind::SpmdBody) {
       // The parser splits an spmd hint into the Spmd wrapper `<x>_spmd` and the kernel `<x>`
       // (pypto's _split_spmd_for_loop_name_hints): a hint ending in `_spmd` names the wrapper.
@@ -185,9 +213,10 @@ class HostNamer {
   std::unordered_set<std::string>& reserved_;
   bool follow_calls_;
   std::unordered_set<std::string> local_;  // after ConvertToSSA only the parameters keep their names
-  std::map<std::tuple<const Function*, int, int>, int> counters_;  // enclosing scope -> next k
+  int top_counter_ = 0;                                  // the host's top-level InCore scopes: next k
+  std::map<std::string, int> nested_counters_;           // a kernel's nested scopes: next k, by its name
+  std::map<std::pair<const Function*, int>, std::string> last_name_;  // a region's latest name
   std::set<const Function*> on_path_;
-  int instances_ = 0;
   int produced_ = 0;
 };
 

@@ -155,6 +155,24 @@ TEST(MultiModuleEstimate, AnInlineCalledInsideUnrollHasAnInstancePerCopy) {
   EXPECT_EQ(estimate, actual);
 }
 
+// An entry's own scopes inside pl.unroll(3) are a kernel per copy, named copy after copy in statement
+// order: the hinted ones ctx, ctx_0, ctx_1 and the unnamed ones layer_incore_<k>, k counting every
+// InCore scope in unrolled order (qwen3_14b prefill_fwd_a8w8's attention scopes: 504 unnamed pairs).
+TEST(MultiModuleEstimate, AnEntrysScopesInsideUnrollAreNamedPerCopy) {
+  fs::path dir = corpusFixture("unrolled_entry_scopes");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"ctx/Vec", 8192},
+                             {"ctx_0/Vec", 8192},
+                             {"ctx_1/Vec", 8192},
+                             {"layer_incore_1/Vec", 4096},
+                             {"layer_incore_3/Vec", 4096},
+                             {"layer_incore_5/Vec", 4096},
+                             {"layer_incore_6/Vec", 4096}}));
+  dsl::ProgramModel pm = singleFileModel(dir);
+  EXPECT_EQ(estimatedFigures(pm), actual);
+  EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
 // Scopes are outlined after the inline functions are spliced into their caller, in the caller's
 // statement order: the second scope named "proj" is proj_0 whichever inline function wrote it, the
 // caller's own scope with that hint comes next (proj_2), spmd hints are numbered alike (rows, rows_0);
