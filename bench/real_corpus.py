@@ -74,6 +74,21 @@ def with_dumps(program, *args, **kwargs):
     return original_compile(program, *args, **kwargs)
 compile_module.compile = with_dumps
 pypto.ir.compile = with_dumps
+# `fn.lower(...)` (the full pass pipeline without codegen, as several examples' __main__ run it) goes
+# through _run_pass_pipeline, not compile: dump its passes too, each lowering in a folder of its own.
+original_pipeline = compile_module._run_pass_pipeline
+lowered = [0]
+def pipeline_with_dumps(program, *args, **kwargs):
+    if kwargs.get("operation") == "lower" and not kwargs.get("dump_passes"):
+        lowered[0] += 1
+        kwargs["dump_passes"] = True
+        kwargs["passes_dump_dir"] = os.path.join(os.environ["PYPTO_PROG_BUILD_DIR"], "_lower_%d" % lowered[0],
+                                                 "passes_dump")
+        wanted = os.environ.get("REAL_CORPUS_PLATFORM")
+        if wanted and not (kwargs.get("platform") or "").startswith(wanted):
+            kwargs["platform"] = wanted + "sim"
+    return original_pipeline(program, *args, **kwargs)
+compile_module._run_pass_pipeline = pipeline_with_dumps
 original_run = runner.run
 def codegen_only(program, *tensors, config=None):
     config = config or runner.RunConfig()
@@ -105,12 +120,23 @@ try:
 except (ImportError, AttributeError, KeyError):
     pass
 MODE = os.environ.get("REAL_CORPUS_MODE", "main")
-if MODE == "main":
+# A file of a package that imports relatively runs as its author runs it: `python -m pkg.mod` from the
+# folder above the outermost package (`python FILE` fails: no known parent package).
+package_root, module_parts = os.path.dirname(path), [os.path.splitext(os.path.basename(path))[0]]
+while os.path.isfile(os.path.join(package_root, "__init__.py")):
+    module_parts.insert(0, os.path.basename(package_root))
+    package_root = os.path.dirname(package_root)
+with open(path, encoding="utf-8") as handle:
+    relative_imports = any(line.lstrip().startswith("from .") for line in handle)
+if MODE == "main" and len(module_parts) > 1 and relative_imports:
+    sys.path.insert(0, package_root)
+    runpy.run_module(".".join(module_parts), run_name="__main__", alter_sys=True)
+elif MODE == "main":
     runpy.run_path(path, run_name="__main__")
 else:
     # Signature mode: the file's first @pl.jit entry (else its first @pl.jit.host, else its first
-    # @pl.program class) compiled from its annotations; scalar parameters without a default stay
-    # symbolic (pl.RUNTIME).
+    # @pl.program class, else the program its first program builder makes with its defaults) compiled
+    # from its annotations; scalar parameters without a default stay symbolic (pl.RUNTIME).
     import ast, inspect
     import pypto.language as pl
     from pypto.runtime import RunConfig
@@ -120,20 +146,29 @@ else:
     def decorator_name(node):
         node = node.func if isinstance(node, ast.Call) else node
         return ast.unparse(node)
-    found = {"pl.jit": None, "pl.jit.host": None, "pl.program": None}
+    found = {"pl.jit": None, "pl.jit.host": None, "pl.program": None, "builder": None}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for deco in node.decorator_list:
                 name = decorator_name(deco)
                 if name in found and found[name] is None:
                     found[name] = node.name
+        # A module-level function whose parameters all have defaults and whose body makes a @pl.program
+        # class (pypto's build_llama_mini_program()): the program it builds with its defaults.
+        if isinstance(node, ast.FunctionDef) and found["builder"] is None and \
+                len(node.args.defaults) == len(node.args.args) and not node.args.kwonlyargs[len(node.args.kw_defaults):]:
+            if any(isinstance(inner, ast.ClassDef) and any(decorator_name(d) == "pl.program" for d in inner.decorator_list)
+                   for inner in ast.walk(node)):
+                found["builder"] = node.name
     entry_kind = next((k for k in found if found[k]), None)
     if entry_kind is None:
-        print("REAL_CORPUS: no @pl.jit entry or @pl.program class at module level", file=sys.stderr)
+        print("REAL_CORPUS: no @pl.jit entry, @pl.program class or program builder at module level", file=sys.stderr)
         sys.exit(3)
     module = runpy.run_path(path, run_name="__real_corpus__")
     entry = module[found[entry_kind]]
     print(f"REAL_CORPUS entry {entry_kind} {found[entry_kind]}", file=sys.stderr)
+    if entry_kind == "builder":
+        entry_kind, entry = "pl.program", entry()
     if entry_kind == "pl.program":
         compile_module.compile(entry, platform=platform + "sim", dump_passes=True)
     else:
