@@ -87,6 +87,21 @@ class _Program:
         source = codegen.torch_codegen(program)
         self.namespace: dict = {"__name__": "port_check_torch_codegen", **port_check_torch_ops.helpers(torch)}
         exec(compile(source, "<torch_codegen>", "exec"), self.namespace)  # noqa: S102 - PyPTO's own codegen
+        # Each SPMD function runs its kernel once per block of its dispatch (torch_codegen runs it once,
+        # as block 0); one whose block count is known only at run time stays as generated.
+        blocks = port_check_torch_ops.spmd_blocks(str(program))
+        self.spmd_unlooped = []
+        for name, function in self.functions.items():
+            if not str(function.func_type).endswith("Spmd") or name not in self.namespace:
+                continue
+            if name in blocks:
+                self.namespace[name] = self.namespace["_port_check_for_each_block"](self.namespace[name], blocks[name])
+            else:
+                self.spmd_unlooped.append(name)
+        # Kernels that read their block index: a task of the dump is one block of a dispatch, and which
+        # block is not in the dump, so such a task is not replayed on its own.
+        self.block_indexed = {chunk.split("(", 1)[0] for chunk in re.split(r"(?m)^def ", source)[1:]
+                              if "_port_check_block_idx()" in chunk}
         self.kernels = [n for n, f in self.functions.items()
                         if n != self.entry and n in self.namespace and not str(f.func_type).endswith("Orchestration")]
         self.groups = dict(self.namespace.get("_GROUP_META", {}))
@@ -420,7 +435,7 @@ def _replay(program: _Program, dump: _Dump, names: dict, cores: dict, comparator
             label = group_of.get((aic, aiv)) or (aic or kernels[0]).rsplit("_", 1)[0]
             call = program.namespace.get("_run_group_call")
             function = (lambda *a, _g=label, _c=call: _c(_g, *a)) if call else None
-        if function is None:
+        if function is None or any(k in program.block_indexed for k in kernels):
             skipped += 1
             continue
         indices = sorted(set(task["before"]) | set(task["after"]))

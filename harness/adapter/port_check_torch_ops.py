@@ -7,10 +7,13 @@ look (port_check_localise.py, docs/first-wrong-task.md) can run the IR of the po
     tile.col_expand_add, tensor.col_expand_add
                                          a row vector added to every row (its siblings sub/mul/div exist)
     *.maximum(s), *.minimum(s)           with a Python number as an operand (torch.maximum wants tensors)
+    tile.get_block_idx                   the block an SPMD dispatch runs (torch_codegen writes 0), with
+                                         spmd_blocks() giving the caller each SPMD function's block count
 A handler already in the map is kept unless listed as replaced here; each helper is defined in the
 namespace the generated script runs in."""
-
 from __future__ import annotations
+
+import re
 
 REPLACED = ("maximum", "minimum", "maximums", "minimums")
 
@@ -44,8 +47,29 @@ def helpers(torch) -> dict:
             a, b = b, a
         return torch.minimum(a, as_operand(b, a))
 
+    # PyPTO's torch codegen writes `pl.tile.get_block_idx()` as 0 and runs an SPMD dispatch's kernel once:
+    # only block 0's rows would be computed. The block index is this state instead, and each SPMD
+    # function of the program runs its kernel once per block (for_each_block, set up by the caller).
+    block = {"index": 0}
+
+    def block_idx():
+        return block["index"]
+
+    def for_each_block(function, count):
+        def run(*args):
+            result = None
+            try:
+                for index in range(int(count)):
+                    block["index"] = index
+                    result = function(*args)
+            finally:
+                block["index"] = 0
+            return result
+        return run
+
     return {"_port_check_tri": tri, "_port_check_set_validshape": set_validshape,
-            "_port_check_maximum": maximum, "_port_check_minimum": minimum}
+            "_port_check_maximum": maximum, "_port_check_minimum": minimum,
+            "_port_check_block_idx": block_idx, "_port_check_for_each_block": for_each_block}
 
 
 def register(codegen) -> list[str]:
@@ -68,4 +92,19 @@ def register(codegen) -> list[str]:
         for name in REPLACED:
             helper = "_port_check_maximum" if name.startswith("max") else "_port_check_minimum"
             put(f"{prefix}.{name}", lambda a, _kw, _h=helper: f"{_h}({a[0]}, {a[1]})", replace=True)
+    put("tile.get_block_idx", lambda _a, _kw: "_port_check_block_idx()", replace=True)
     return changed
+
+
+SPMD_CALL = re.compile(r"self\.(\w+)\(.*\"core_num\": (\d+)")
+
+
+def spmd_blocks(printed_program: str) -> dict:
+    """SPMD function -> the blocks its dispatch launches, from the program's printed IR: each call of
+    it in the orchestration carries `attrs={..., "core_num": N}`. A function dispatched with a count
+    known only at run time, or with two different counts, is left out."""
+    counts: dict = {}
+    for line in printed_program.splitlines():
+        for name, count in SPMD_CALL.findall(line):
+            counts.setdefault(name, set()).add(int(count))
+    return {name: next(iter(c)) for name, c in counts.items() if len(c) == 1}

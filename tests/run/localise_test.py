@@ -45,6 +45,7 @@ class _FakeProgram:
     def __init__(self, namespace, kernels, entry, source):
         self.namespace, self.kernels, self.entry, self.groups = namespace, kernels, entry, {}
         self.source = source
+        self.block_indexed = set()  # kernels reading their SPMD block index
 
     def param_names(self, kernel):
         return ["x", "y", "r0"]
@@ -186,6 +187,42 @@ class LocaliseTest(unittest.TestCase):
             dump.close()
         self.assertIsNone(first)
         self.assertEqual((compared, skipped), (1, 1))
+
+    def test_a_task_of_a_kernel_reading_its_block_index_is_not_replayed(self):
+        # One block of an SPMD dispatch: which block is not in the dump, so the replay cannot run it
+        # as that block (it ran block 0 and compared every block's rows: a false toolchain verdict).
+        dump = self.dump(simulated_wrong=True)
+        program = self.program()
+        program.block_indexed = {"scale_k"}
+        try:
+            first, compared, skipped = loc._replay(program, dump, {0: "scale_k"}, {"scale_k": "aiv"}, {}, torch)
+        finally:
+            dump.close()
+        self.assertIsNone(first)
+        self.assertEqual((compared, skipped), (0, 2))
+
+    def test_an_spmd_function_runs_its_kernel_once_per_block(self):
+        import types
+
+        import port_check_torch_ops as ops
+
+        codegen = types.SimpleNamespace(_OP_MAP={"tile.get_block_idx": lambda _a, _kw: "0"})
+        ops.register(codegen)
+        self.assertEqual(codegen._OP_MAP["tile.get_block_idx"]([], {}), "_port_check_block_idx()",
+                         "torch_codegen's 0 replaced: every block would compute block 0's rows")
+        printed = ('            out__ssa_v1: pl.Tensor[[256, 128], pl.FP32] = self.entry_spmd_0(x__ssa_v0, out__ssa_v0, '
+                   'attrs={"arg_directions": [pl.adir.input, pl.adir.output_existing], "core_num": 4})\n'
+                   '            y = self.grid(a, attrs={"core_num": n__ssa_v0})\n'
+                   '            z = self.twice(a, attrs={"core_num": 2})\n'
+                   '            z = self.twice(a, attrs={"core_num": 3})\n')
+        self.assertEqual(ops.spmd_blocks(printed), {"entry_spmd_0": 4},
+                         "a run-time count and two different counts are left out")
+        helpers = ops.helpers(torch)
+        seen = []
+        run = helpers["_port_check_for_each_block"](lambda y: seen.append(helpers["_port_check_block_idx"]()) or y, 4)
+        run(torch.zeros(1))
+        self.assertEqual(seen, [0, 1, 2, 3])
+        self.assertEqual(helpers["_port_check_block_idx"](), 0, "back to block 0 after the dispatch")
 
     def test_a_simulated_task_that_differs_from_its_replay_is_named_with_its_store(self):
         dump = self.dump(simulated_wrong=True)
