@@ -5,14 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
-#include "core/source_file.h"
-#include "cost/schedule_cost.h"
-#include "dsl/dsl_model.h"
+#include "cost/cost_test_support.h"
 #include "perf/device_schedule.h"
 #include "perf/device_spec.h"
-#include "sram/sram_estimator.h"
 
 namespace portcheck {
 namespace {
@@ -23,13 +19,8 @@ struct StageRun {
 };
 
 StageRun stageRun(const std::string& text) {
-  SourceFile f;
-  f.path = "s.py";
-  f.text = text;
-  std::vector<SourceFile> files{f};
-  dsl::ProgramModel model = dsl::buildProgramModel(files);
   StageRun r;
-  r.cost = cost::scheduleCost(model, sram::estimateProgram(model, Platform::A2A3), Platform::A2A3, {}, {});
+  r.cost = test::scheduleOfText(text);
   r.time = perf::deviceTime(r.cost, perf::deviceSpec(Platform::A2A3));
   return r;
 }

@@ -4,24 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
-#include "core/source_file.h"
-#include "cost/schedule_cost.h"
-#include "dsl/dsl_model.h"
-#include "sram/sram_estimator.h"
+#include "cost/cost_test_support.h"
 
 namespace portcheck {
 namespace {
 
-cost::ScheduleCost moveCost(const std::string& text) {
-  SourceFile f;
-  f.path = "m.py";
-  f.text = text;
-  std::vector<SourceFile> files{f};
-  dsl::ProgramModel model = dsl::buildProgramModel(files);
-  return cost::scheduleCost(model, sram::estimateProgram(model, Platform::A2A3), Platform::A2A3, {}, {});
-}
+cost::ScheduleCost moveCost(const std::string& text) { return test::scheduleOfText(text); }
 
 // a [64, 128] BF16 and b [128, 128] BF16 loaded into L1, moved into L0A / L0B, multiplied; the
 // accumulator stored straight to GM.
