@@ -14,7 +14,7 @@ namespace portcheck::test {
 inline cost::ScheduleCost scheduleOfText(const std::string& text, const cost::Env& assumed = {},
                                          Platform platform = Platform::A2A3) {
   SourceFile f;
-  f.path = "program.py";
+  f.path = "p.py";
   f.text = text;
   std::vector<SourceFile> files{f};
   dsl::ProgramModel model = dsl::buildProgramModel(files);

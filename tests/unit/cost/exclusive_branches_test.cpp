@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/source_file.h"
+#include "cost/cost_test_support.h"
 #include "cost/schedule_cost.h"
 #include "dsl/dsl_model.h"
 #include "perf/device_schedule.h"
@@ -19,12 +19,7 @@ namespace portcheck {
 namespace {
 
 cost::ScheduleCost branchCost(const std::string& text, const cost::Env& assumed = {}) {
-  SourceFile f;
-  f.path = "p.py";
-  f.text = text;
-  std::vector<SourceFile> files{f};
-  dsl::ProgramModel model = dsl::buildProgramModel(files);
-  return cost::scheduleCost(model, sram::estimateProgram(model, Platform::A2A3), Platform::A2A3, {}, assumed);
+  return test::scheduleOfText(text, assumed);
 }
 
 std::string branchWhy(const cost::ScheduleCost& c) { return c.unknown.empty() ? "" : c.unknown[0]; }

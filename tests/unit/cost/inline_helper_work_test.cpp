@@ -12,8 +12,6 @@ namespace {
 
 cost::ScheduleCost helperCost(const std::string& text) { return test::scheduleOfText(text); }
 
-using test::firstUnknown;
-
 // 16 blocks of 64 rows; each block's work is in the helper: `chunks` loads of [32, 256] FP32, each
 // scaled and stored.
 const char* kSpmdCallsHelper = R"(import pypto.language as pl
@@ -40,10 +38,10 @@ constexpr std::int64_t kChunk = 32 * 256 * 4;
 
 TEST(InlineHelperWork, AHelperCalledFromAnSpmdBodyIsTheKernelsWork) {
   cost::ScheduleCost c = helperCost(kSpmdCallsHelper);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 16 * 2 * 2 * kChunk);  // 16 blocks x 2 chunks x (load + store)
   ASSERT_EQ(c.kernels.size(), 1u);
-  ASSERT_TRUE(c.kernels[0].work_per_task) << firstUnknown(c);
+  ASSERT_TRUE(c.kernels[0].work_per_task) << test::firstUnknown(c);
   const cost::KernelWork& w = *c.kernels[0].work_per_task;
   EXPECT_GT(w.vector_cycles, 0.0);
 }
@@ -53,7 +51,7 @@ TEST(InlineHelperWork, TheHelpersLoopIsSizedByTheCallsArgument) {
   text.replace(text.find("scale_block(x, out, r0, 2)"), std::string("scale_block(x, out, r0, 2)").size(),
                "scale_block(x, out, r0, 1)");
   cost::ScheduleCost c = helperCost(text);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 16 * 1 * 2 * kChunk);
 }
 
@@ -63,7 +61,7 @@ TEST(InlineHelperWork, AHelperCalledTwiceCountsTwice) {
                std::string("        out = scale_block(x, out, r0, 2)\n").size(),
                "        out = scale_block(x, out, r0, 1)\n        r1 = r0 + 32\n        out = scale_block(x, out, r1, 1)\n");
   cost::ScheduleCost c = helperCost(text);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c) << "\n" << text;
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c) << "\n" << text;
   EXPECT_EQ(*c.gm_bytes, 16 * 2 * 2 * kChunk);
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/source_file.h"
+#include "cost/cost_test_support.h"
 #include "cost/schedule_cost.h"
 #include "dsl/dsl_model.h"
 #include "sram/sram_estimator.h"
@@ -16,15 +16,8 @@ namespace portcheck {
 namespace {
 
 cost::ScheduleCost runCost(const std::string& text, const cost::Env& assumed = {}) {
-  SourceFile f;
-  f.path = "p.py";
-  f.text = text;
-  std::vector<SourceFile> files{f};
-  dsl::ProgramModel model = dsl::buildProgramModel(files);
-  return cost::scheduleCost(model, sram::estimateProgram(model, Platform::A2A3), Platform::A2A3, {}, assumed);
+  return test::scheduleOfText(text, assumed);
 }
-
-std::string firstUnknown(const cost::ScheduleCost& c) { return c.unknown.empty() ? "" : c.unknown[0]; }
 
 // One task per 32 rows of x, whose row count is a dynamic dimension.
 const char* kDynamicRows = R"(import pypto.language as pl
@@ -45,9 +38,9 @@ def entry(x: pl.Tensor[[T_DYN, 256], pl.FP32], out: pl.Out[pl.Tensor[[T_DYN, 256
 TEST(RunTimeValues, ADynamicDimensionIsItsVariablesValue) {
   cost::ScheduleCost unbound = runCost(kDynamicRows);
   EXPECT_FALSE(unbound.tasks);
-  EXPECT_NE(firstUnknown(unbound).find("trip count of the loop at p.py:"), std::string::npos) << firstUnknown(unbound);
+  EXPECT_NE(test::firstUnknown(unbound).find("trip count of the loop at p.py:"), std::string::npos) << test::firstUnknown(unbound);
   cost::ScheduleCost c = runCost(kDynamicRows, {{"T_DYN", 128}});
-  ASSERT_TRUE(c.tasks) << firstUnknown(c);
+  ASSERT_TRUE(c.tasks) << test::firstUnknown(c);
   EXPECT_EQ(*c.tasks, 4);
   // Another variable's value does not bind it.
   EXPECT_FALSE(runCost(kDynamicRows, {{"S_DYN", 128}}).tasks);
@@ -59,7 +52,7 @@ TEST(RunTimeValues, ADimensionBoundInTheBodyIsItsVariablesValue) {
   text.replace(text.find(typed), typed.size(), "x: pl.Tensor");
   text.replace(text.find("    t = pl.tensor.dim(x, 0)"), 0, "    x.bind_dynamic(0, T_DYN)\n");
   cost::ScheduleCost c = runCost(text, {{"T_DYN", 96}});
-  ASSERT_TRUE(c.tasks) << firstUnknown(c) << "\n" << text;
+  ASSERT_TRUE(c.tasks) << test::firstUnknown(c) << "\n" << text;
   EXPECT_EQ(*c.tasks, 3);
 }
 
@@ -82,9 +75,9 @@ def entry(seq_lens: pl.Tensor[[1], pl.INT32], x: pl.Tensor[[512, 128], pl.FP32],
 TEST(RunTimeValues, ALengthReadFromATensorIsTheRunsUniformLength) {
   EXPECT_FALSE(runCost(kChunks).tasks);
   cost::ScheduleCost c = runCost(kChunks, {{"seq_lens", 200}});
-  ASSERT_TRUE(c.tasks) << firstUnknown(c);
+  ASSERT_TRUE(c.tasks) << test::firstUnknown(c);
   EXPECT_EQ(*c.tasks, 4);  // ceil(200 / 64)
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 4 * 2 * 64 * 128 * 4);
 }
 
@@ -102,9 +95,9 @@ def entry(x: pl.Tensor[[64, 1024], pl.FP32], out: pl.Out[pl.Tensor[[64, 1024], p
     return out
 )";
   cost::ScheduleCost c = runCost(text);
-  ASSERT_TRUE(c.tasks) << firstUnknown(c);
+  ASSERT_TRUE(c.tasks) << test::firstUnknown(c);
   EXPECT_EQ(*c.tasks, 4);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 4 * 4 * 2 * 64 * 64 * 4);  // 4 blocks x 4 trips x (load + store) of [64, 64] FP32
 }
 
@@ -123,7 +116,7 @@ def entry(x: pl.Tensor[[64, 256], pl.FP32], out: pl.Out[pl.Tensor[[64, 256], pl.
     return out
 )";
   cost::ScheduleCost c = runCost(text);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 10 * 2 * 16 * 256 * 4);
 }
 
@@ -141,9 +134,9 @@ def entry(x: pl.Tensor[[64, 128], pl.FP32], out: pl.Out[pl.Tensor[[64, 128], pl.
     return out
 )";
   cost::ScheduleCost c = runCost(text);
-  ASSERT_TRUE(c.tasks) << firstUnknown(c);
+  ASSERT_TRUE(c.tasks) << test::firstUnknown(c);
   EXPECT_EQ(*c.tasks, 4);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 4 * 2 * 2 * 8 * 128 * 4);
 }
 
@@ -162,7 +155,7 @@ def entry(lens: pl.Tensor[[1], pl.INT32], x: pl.Tensor[[64, 128], pl.FP32], out:
 )";
   EXPECT_FALSE(runCost(text).gm_bytes);
   cost::ScheduleCost c = runCost(text, {{"lens", 24}});
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 2 * 24 * 128 * 4);
 }
 
@@ -182,7 +175,7 @@ def entry(idx: pl.Tensor[[8], pl.INT32], kv: pl.Tensor[[1024, 256], pl.BF16], ou
     return out
 )";
   cost::ScheduleCost c = runCost(text);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   EXPECT_EQ(*c.gm_bytes, 8 * 256 * 2 + 8 * 256 * 2);
   ASSERT_EQ(c.kernels.size(), 1u);
   ASSERT_TRUE(c.kernels[0].work_per_task);
@@ -206,7 +199,7 @@ def entry(x: pl.Tensor[[160, 128], pl.FP32], out: pl.Out[pl.Tensor[[160, 128], p
     return out
 )";
   cost::ScheduleCost c = runCost(text);
-  ASSERT_TRUE(c.gm_bytes) << firstUnknown(c);
+  ASSERT_TRUE(c.gm_bytes) << test::firstUnknown(c);
   ASSERT_EQ(c.kernels.size(), 1u);
   ASSERT_TRUE(c.kernels[0].gm_bytes_per_task);
   EXPECT_EQ(*c.kernels[0].gm_bytes_per_task, 3 * 2 * 16 * 128 * 4);
@@ -227,8 +220,8 @@ def entry(x: pl.Tensor, out: pl.Out[pl.Tensor[[64, 256], pl.FP32]]):
 )";
   cost::ScheduleCost c = runCost(text);
   EXPECT_FALSE(c.gm_bytes);
-  EXPECT_NE(firstUnknown(c).find("dtype of the bare pl.Tensor parameter x of entry (p.py:"), std::string::npos)
-      << firstUnknown(c);
+  EXPECT_NE(test::firstUnknown(c).find("dtype of the bare pl.Tensor parameter x of entry (p.py:"), std::string::npos)
+      << test::firstUnknown(c);
 }
 
 }  // namespace
