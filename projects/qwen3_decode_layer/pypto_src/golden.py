@@ -77,6 +77,16 @@ CONTRACT = {
         # every sequence a single token: the attention is the new V itself
         "edge": {"category": "edge", "params": {"ctx_all": 1}},
     },
+    # The two residual sums: out = bf16(resid1 + bf16(mlp)), and the same for resid1. Where the two
+    # terms cancel, one BF16 ULP of the larger term (0.03125 at |term| in [4, 8)), which a
+    # different FP32 summation order in the projection flips now and then, is all of the result:
+    # base/20260301 on a2a3sim had 1 of 16384 elements at 0.03125 from an expected 0.0035. As
+    # pypto-lib does for deep BF16 stacks, at least 99.9 % of the elements must be within two ULP;
+    # a wrong stage moves far more (PORTING.md section 3).
+    "compare": {
+        "resid1": {"rtol": 1.6e-2, "atol": 1.6e-2, "pass_rate": 0.999},
+        "out": {"rtol": 1.6e-2, "atol": 1.6e-2, "pass_rate": 0.999},
+    },
 }
 
 
