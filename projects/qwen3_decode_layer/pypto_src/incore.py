@@ -7,6 +7,8 @@ where the Hugging Face layer hands a BF16 tensor on (a cast to BF16 and back), s
 stages match the reference up to the matmuls' FP32 summation order.
 
   input_norm        AIV    x -> xn = RMSNorm(x) (BF16)                                    1 task
+                           (post_norm is the same code: two functions, so the schedule model
+                           sees two stages; one function called twice is one kernel to it)
   q_proj_norm_rope  mixed  per query head: xn @ wq_h^T as two 64-column halves, q_norm
                            over the head (the halves' sums of squares), RoPE on the halves 16 blocks
   kv_proj_norm_rope mixed  per KV head: k the same with k_norm; v = xn @ wv_h^T              8 blocks
@@ -46,12 +48,12 @@ NORM_ROWS = 8         # rows per pass of the RMSNorm kernels
 
 
 @pl.jit.inline
-def rms_norm_rows(
+def input_norm(
     x: pl.Tensor[[16, 1024], pl.BF16],
     w: pl.Tensor[[1, 1024], pl.BF16],
     xn: pl.Tensor[[16, 1024], pl.BF16],
 ):
-    with pl.at(level=pl.Level.CORE_GROUP, name_hint="rms_norm_rows"):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="input_norm"):
         wf = pl.cast(w[0:1, 0:HIDDEN], target_type=pl.FP32)
         for rb in pl.range(BATCH // NORM_ROWS):
             r0 = rb * NORM_ROWS
@@ -61,40 +63,6 @@ def rms_norm_rows(
             normed = pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(xf, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), wf)
             xn = pl.assemble(xn, pl.cast(normed, target_type=pl.BF16, mode="rint"), [r0, 0])
     return xn
-
-
-@pl.jit.inline
-def q_proj_norm_rope(
-    xn: pl.Tensor[[16, 1024], pl.BF16],
-    wq: pl.Tensor[[2048, 1024], pl.BF16],
-    q_norm_w: pl.Tensor[[1, 128], pl.BF16],
-    cos: pl.Tensor[[16, 128], pl.BF16],
-    sin: pl.Tensor[[16, 128], pl.BF16],
-    q_rot: pl.Tensor[[16, 2048], pl.BF16],
-):
-    for hq in pl.spmd(NUM_HEADS, name_hint="q_proj_norm_rope", optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
-        c0 = hq * HEAD_DIM
-        lo = pl.matmul(xn[0:BATCH, 0:K_TILE], wq[c0 : c0 + HALF, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        hi = pl.matmul(xn[0:BATCH, 0:K_TILE], wq[c0 + HALF : c0 + HEAD_DIM, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        for kb in pl.range(1, HIDDEN // K_TILE):
-            k0 = kb * K_TILE
-            lo = pl.matmul_acc(lo, xn[0:BATCH, k0 : k0 + K_TILE], wq[c0 : c0 + HALF, k0 : k0 + K_TILE], b_trans=True)
-            hi = pl.matmul_acc(hi, xn[0:BATCH, k0 : k0 + K_TILE], wq[c0 + HALF : c0 + HEAD_DIM, k0 : k0 + K_TILE], b_trans=True)
-        lo = pl.cast(pl.cast(lo, target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
-        hi = pl.cast(pl.cast(hi, target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
-        ssq = pl.add(pl.row_sum(pl.mul(lo, lo)), pl.row_sum(pl.mul(hi, hi)))
-        inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HEAD_DIM), EPS))
-        n_lo = pl.cast(pl.cast(pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(lo, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(q_norm_w[0:1, 0:HALF], target_type=pl.FP32)), target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
-        n_hi = pl.cast(pl.cast(pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(hi, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(q_norm_w[0:1, HALF:HEAD_DIM], target_type=pl.FP32)), target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
-        cos_lo = pl.cast(cos[0:BATCH, 0:HALF], target_type=pl.FP32)
-        cos_hi = pl.cast(cos[0:BATCH, HALF:HEAD_DIM], target_type=pl.FP32)
-        sin_lo = pl.cast(sin[0:BATCH, 0:HALF], target_type=pl.FP32)
-        sin_hi = pl.cast(sin[0:BATCH, HALF:HEAD_DIM], target_type=pl.FP32)
-        r_lo = pl.sub(pl.cast(pl.cast(pl.mul(n_lo, cos_lo), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(pl.cast(pl.mul(n_hi, sin_lo), target_type=pl.BF16, mode="rint"), target_type=pl.FP32))
-        r_hi = pl.add(pl.cast(pl.cast(pl.mul(n_hi, cos_hi), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(pl.cast(pl.mul(n_lo, sin_hi), target_type=pl.BF16, mode="rint"), target_type=pl.FP32))
-        q_rot = pl.assemble(q_rot, pl.cast(r_lo, target_type=pl.BF16, mode="rint"), [0, c0])
-        q_rot = pl.assemble(q_rot, pl.cast(r_hi, target_type=pl.BF16, mode="rint"), [0, c0 + HALF])
-    return q_rot
 
 
 @pl.jit.inline
@@ -134,6 +102,40 @@ def kv_proj_norm_rope(
         k_new = pl.assemble(k_new, pl.cast(r_lo, target_type=pl.BF16, mode="rint"), [0, c0])
         k_new = pl.assemble(k_new, pl.cast(r_hi, target_type=pl.BF16, mode="rint"), [0, c0 + HALF])
     return k_new, v_new
+
+
+@pl.jit.inline
+def q_proj_norm_rope(
+    xn: pl.Tensor[[16, 1024], pl.BF16],
+    wq: pl.Tensor[[2048, 1024], pl.BF16],
+    q_norm_w: pl.Tensor[[1, 128], pl.BF16],
+    cos: pl.Tensor[[16, 128], pl.BF16],
+    sin: pl.Tensor[[16, 128], pl.BF16],
+    q_rot: pl.Tensor[[16, 2048], pl.BF16],
+):
+    for hq in pl.spmd(NUM_HEADS, name_hint="q_proj_norm_rope", optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
+        c0 = hq * HEAD_DIM
+        lo = pl.matmul(xn[0:BATCH, 0:K_TILE], wq[c0 : c0 + HALF, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
+        hi = pl.matmul(xn[0:BATCH, 0:K_TILE], wq[c0 + HALF : c0 + HEAD_DIM, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
+        for kb in pl.range(1, HIDDEN // K_TILE):
+            k0 = kb * K_TILE
+            lo = pl.matmul_acc(lo, xn[0:BATCH, k0 : k0 + K_TILE], wq[c0 : c0 + HALF, k0 : k0 + K_TILE], b_trans=True)
+            hi = pl.matmul_acc(hi, xn[0:BATCH, k0 : k0 + K_TILE], wq[c0 + HALF : c0 + HEAD_DIM, k0 : k0 + K_TILE], b_trans=True)
+        lo = pl.cast(pl.cast(lo, target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
+        hi = pl.cast(pl.cast(hi, target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
+        ssq = pl.add(pl.row_sum(pl.mul(lo, lo)), pl.row_sum(pl.mul(hi, hi)))
+        inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HEAD_DIM), EPS))
+        n_lo = pl.cast(pl.cast(pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(lo, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(q_norm_w[0:1, 0:HALF], target_type=pl.FP32)), target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
+        n_hi = pl.cast(pl.cast(pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(hi, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(q_norm_w[0:1, HALF:HEAD_DIM], target_type=pl.FP32)), target_type=pl.BF16, mode="rint"), target_type=pl.FP32)
+        cos_lo = pl.cast(cos[0:BATCH, 0:HALF], target_type=pl.FP32)
+        cos_hi = pl.cast(cos[0:BATCH, HALF:HEAD_DIM], target_type=pl.FP32)
+        sin_lo = pl.cast(sin[0:BATCH, 0:HALF], target_type=pl.FP32)
+        sin_hi = pl.cast(sin[0:BATCH, HALF:HEAD_DIM], target_type=pl.FP32)
+        r_lo = pl.sub(pl.cast(pl.cast(pl.mul(n_lo, cos_lo), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(pl.cast(pl.mul(n_hi, sin_lo), target_type=pl.BF16, mode="rint"), target_type=pl.FP32))
+        r_hi = pl.add(pl.cast(pl.cast(pl.mul(n_hi, cos_hi), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(pl.cast(pl.mul(n_lo, sin_hi), target_type=pl.BF16, mode="rint"), target_type=pl.FP32))
+        q_rot = pl.assemble(q_rot, pl.cast(r_lo, target_type=pl.BF16, mode="rint"), [0, c0])
+        q_rot = pl.assemble(q_rot, pl.cast(r_hi, target_type=pl.BF16, mode="rint"), [0, c0 + HALF])
+    return q_rot
 
 
 @pl.jit.inline
@@ -251,6 +253,24 @@ def o_proj_residual(
         h = pl.add(pl.cast(pl.cast(acc, target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(hidden_states[0:BATCH, n0 : n0 + O_N_TILE], target_type=pl.FP32))
         resid1 = pl.assemble(resid1, pl.cast(h, target_type=pl.BF16, mode="rint"), [0, n0])
     return resid1
+
+
+@pl.jit.inline
+def post_norm(
+    x: pl.Tensor[[16, 1024], pl.BF16],
+    w: pl.Tensor[[1, 1024], pl.BF16],
+    xn: pl.Tensor[[16, 1024], pl.BF16],
+):
+    with pl.at(level=pl.Level.CORE_GROUP, name_hint="post_norm"):
+        wf = pl.cast(w[0:1, 0:HIDDEN], target_type=pl.FP32)
+        for rb in pl.range(BATCH // NORM_ROWS):
+            r0 = rb * NORM_ROWS
+            xf = pl.cast(x[r0 : r0 + NORM_ROWS, 0:HIDDEN], target_type=pl.FP32)
+            ssq = pl.row_sum(pl.mul(xf, xf))
+            inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HIDDEN), EPS))
+            normed = pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(xf, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), wf)
+            xn = pl.assemble(xn, pl.cast(normed, target_type=pl.BF16, mode="rint"), [r0, 0])
+    return xn
 
 
 @pl.jit.inline

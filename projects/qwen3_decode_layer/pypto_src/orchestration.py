@@ -21,11 +21,12 @@ from incore import (
     attention_seq,
     down_residual,
     gate_up_silu,
+    input_norm,
     kv_cache_write,
     kv_proj_norm_rope,
     o_proj_residual,
+    post_norm,
     q_proj_norm_rope,
-    rms_norm_rows,
 )
 
 
@@ -56,11 +57,11 @@ def qwen3_decode_layer(
     out: pl.Out[pl.Tensor[[16, 1024], pl.BF16]],
 ):
     xn = pl.create_tensor([BATCH, HIDDEN], dtype=pl.BF16)
-    xn = rms_norm_rows(hidden_states, input_norm_w, xn)
-    q_rot = q_proj_norm_rope(xn, wq, q_norm_w, cos, sin, q_rot)
+    xn = input_norm(hidden_states, input_norm_w, xn)
     k_new = pl.create_tensor([BATCH, KV_DIM], dtype=pl.BF16)
     v_new = pl.create_tensor([BATCH, KV_DIM], dtype=pl.BF16)
     k_new, v_new = kv_proj_norm_rope(xn, wk, wv, k_norm_w, cos, sin, k_new, v_new)
+    q_rot = q_proj_norm_rope(xn, wq, q_norm_w, cos, sin, q_rot)
     # The cache slot of each sequence's new token (position context - 1) and the context lengths,
     # read here (host-written inputs: the reads wait for no task) and packed two 12-bit fields a
     # word for the one-dispatch kernels (incore.py, kv_cache_write).
@@ -143,7 +144,7 @@ def qwen3_decode_layer(
     a_rows = pl.reshape(attn, [BATCH, NUM_HEADS * HEAD_DIM])
     resid1 = o_proj_residual(a_rows, wo, hidden_states, resid1)
     hn = pl.create_tensor([BATCH, HIDDEN], dtype=pl.BF16)
-    hn = rms_norm_rows(resid1, post_norm_w, hn)
+    hn = post_norm(resid1, post_norm_w, hn)
     mlp = pl.create_tensor([BATCH, INTER], dtype=pl.BF16)
     mlp = gate_up_silu(hn, w_gate, w_up, mlp)
     out = down_residual(mlp, w_down, resid1, out)
