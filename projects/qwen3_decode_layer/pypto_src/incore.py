@@ -53,15 +53,14 @@ def input_norm(
     w: pl.Tensor[[1, 1024], pl.BF16],
     xn: pl.Tensor[[16, 1024], pl.BF16],
 ):
-    with pl.at(level=pl.Level.CORE_GROUP, name_hint="input_norm"):
+    for rb in pl.spmd(BATCH // NORM_ROWS, name_hint="input_norm"):
         wf = pl.cast(w[0:1, 0:HIDDEN], target_type=pl.FP32)
-        for rb in pl.range(BATCH // NORM_ROWS):
-            r0 = rb * NORM_ROWS
-            xf = pl.cast(x[r0 : r0 + NORM_ROWS, 0:HIDDEN], target_type=pl.FP32)
-            ssq = pl.row_sum(pl.mul(xf, xf))
-            inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HIDDEN), EPS))
-            normed = pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(xf, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), wf)
-            xn = pl.assemble(xn, pl.cast(normed, target_type=pl.BF16, mode="rint"), [r0, 0])
+        r0 = rb * NORM_ROWS
+        xf = pl.cast(x[r0 : r0 + NORM_ROWS, 0:HIDDEN], target_type=pl.FP32)
+        ssq = pl.row_sum(pl.mul(xf, xf))
+        inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HIDDEN), EPS))
+        normed = pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(xf, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), wf)
+        xn = pl.assemble(xn, pl.cast(normed, target_type=pl.BF16, mode="rint"), [r0, 0])
     return xn
 
 
@@ -304,15 +303,14 @@ def post_norm(
     w: pl.Tensor[[1, 1024], pl.BF16],
     xn: pl.Tensor[[16, 1024], pl.BF16],
 ):
-    with pl.at(level=pl.Level.CORE_GROUP, name_hint="post_norm"):
+    for rb in pl.spmd(BATCH // NORM_ROWS, name_hint="post_norm"):
         wf = pl.cast(w[0:1, 0:HIDDEN], target_type=pl.FP32)
-        for rb in pl.range(BATCH // NORM_ROWS):
-            r0 = rb * NORM_ROWS
-            xf = pl.cast(x[r0 : r0 + NORM_ROWS, 0:HIDDEN], target_type=pl.FP32)
-            ssq = pl.row_sum(pl.mul(xf, xf))
-            inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HIDDEN), EPS))
-            normed = pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(xf, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), wf)
-            xn = pl.assemble(xn, pl.cast(normed, target_type=pl.BF16, mode="rint"), [r0, 0])
+        r0 = rb * NORM_ROWS
+        xf = pl.cast(x[r0 : r0 + NORM_ROWS, 0:HIDDEN], target_type=pl.FP32)
+        ssq = pl.row_sum(pl.mul(xf, xf))
+        inv = pl.rsqrt(pl.add(pl.mul(ssq, 1.0 / HIDDEN), EPS))
+        normed = pl.col_expand_mul(pl.cast(pl.cast(pl.row_expand_mul(xf, inv), target_type=pl.BF16, mode="rint"), target_type=pl.FP32), wf)
+        xn = pl.assemble(xn, pl.cast(normed, target_type=pl.BF16, mode="rint"), [r0, 0])
     return xn
 
 
