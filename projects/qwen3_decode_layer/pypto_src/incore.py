@@ -6,21 +6,25 @@ pl.split(UP_DOWN): each AIV takes 8 of the 16 rows). Rounding: the port rounds t
 where the Hugging Face layer hands a BF16 tensor on (a cast to BF16 and back), so the
 stages match the reference up to the matmuls' FP32 summation order.
 
-  input_norm        AIV    x -> xn = RMSNorm(x) (BF16)                                    1 task
-                           (post_norm is the same code: two functions, so the schedule model
-                           sees two stages; one function called twice is one kernel to it)
-  q_proj_norm_rope  mixed  per query head: xn @ wq_h^T as two 64-column halves, q_norm
-                           over the head (the halves' sums of squares), RoPE on the halves 16 blocks
-  kv_proj_norm_rope mixed  per KV head: k the same with k_norm; v = xn @ wv_h^T              8 blocks
-  kv_cache_write    AIV    per sequence: the new token's K and V rows into its cache slot   16 tasks
-  attention         mixed  per sequence: the 16 query heads are the cube's M; per cache block
-                           the 8 KV heads' keys are one [128, 128] operand (slot * 8 + head),
-                           the scores of a head against the other heads' keys are masked by
-                           gqa_bias; online softmax over the blocks                         16 tasks
-  o_proj_residual   mixed  per 64 output columns: attn @ wo^T + hidden_states                16 blocks
-  post_norm         AIV    resid1 -> hn = RMSNorm(resid1)                                    1 task
-  gate_up_silu      mixed  per 128 columns of the MLP: silu(hn @ wg^T) * (hn @ wu^T)          24 blocks
-  down_residual     mixed  per 64 output columns: mlp @ wd^T + resid1                        16 blocks
+Stages in the order the entry dispatches them (every one a single dispatch: a pl.spmd grid):
+
+  input_norm        AIV    x -> xn = RMSNorm(x) (BF16), 8 rows a block                   2 blocks
+  kv_proj_norm_rope mixed  per KV head: k = xn @ wk_h^T as two 64-column halves, k_norm
+                           over the head (the halves' sums of squares), RoPE on the halves;
+                           v = xn @ wv_h^T                                                  8 blocks
+  q_proj_norm_rope  mixed  per query head: the same with wq and q_norm                     16 blocks
+  kv_cache_write    AIV    per sequence: the new token's K and V rows into its cache slot   16 blocks
+  attention_seq     mixed  per sequence: the 16 query heads are the cube's M; per cache block
+                           the 8 KV heads' keys are one [128, 128] operand (row slot * 8 +
+                           head), a head's scores against the other heads' keys are masked
+                           by gqa_bias; two passes over the blocks (the max, then P and P V)  16 blocks
+  o_proj_residual   mixed  per 128 output columns: attn @ wo^T + hidden_states              8 blocks
+  post_norm         AIV    resid1 -> hn = RMSNorm(resid1)                                   2 blocks
+  gate_up_silu      mixed  per 128 columns of the MLP: silu(hn @ wg^T) * (hn @ wu^T)        24 blocks
+  down_residual     mixed  per 128 output columns: mlp @ wd^T + resid1                      8 blocks
+
+input_norm and post_norm are the same code written twice: port-check's schedule model takes one
+inline function called twice as one stage (PORTING.md section 4).
 """
 import pypto.language as pl
 
@@ -42,7 +46,7 @@ ATTN_SCALE = 0.08838834764831845
 NEG = -1.0e30
 
 K_TILE = 256          # the contraction chunk of every projection
-O_N_TILE = 64         # o_proj / down_proj output columns per block
+O_N_TILE = 128        # o_proj / down_proj output columns per block
 MLP_N_TILE = 128      # gate / up columns per block
 NORM_ROWS = 8         # rows per pass of the RMSNorm kernels
 
