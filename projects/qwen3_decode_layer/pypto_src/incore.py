@@ -84,7 +84,7 @@ def kv_proj_norm_rope(
         lo = pl.matmul(xn[0:BATCH, 0:K_TILE], wk[c0 : c0 + HALF, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
         hi = pl.matmul(xn[0:BATCH, 0:K_TILE], wk[c0 + HALF : c0 + HEAD_DIM, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
         vv = pl.matmul(xn[0:BATCH, 0:K_TILE], wv[c0 : c0 + HEAD_DIM, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        for kb in pl.range(1, HIDDEN // K_TILE):
+        for kb in pl.pipeline(1, HIDDEN // K_TILE, stage=2):
             k0 = kb * K_TILE
             lo = pl.matmul_acc(lo, xn[0:BATCH, k0 : k0 + K_TILE], wk[c0 : c0 + HALF, k0 : k0 + K_TILE], b_trans=True)
             hi = pl.matmul_acc(hi, xn[0:BATCH, k0 : k0 + K_TILE], wk[c0 + HALF : c0 + HEAD_DIM, k0 : k0 + K_TILE], b_trans=True)
@@ -120,7 +120,7 @@ def q_proj_norm_rope(
         c0 = hq * HEAD_DIM
         lo = pl.matmul(xn[0:BATCH, 0:K_TILE], wq[c0 : c0 + HALF, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
         hi = pl.matmul(xn[0:BATCH, 0:K_TILE], wq[c0 + HALF : c0 + HEAD_DIM, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        for kb in pl.range(1, HIDDEN // K_TILE):
+        for kb in pl.pipeline(1, HIDDEN // K_TILE, stage=2):
             k0 = kb * K_TILE
             lo = pl.matmul_acc(lo, xn[0:BATCH, k0 : k0 + K_TILE], wq[c0 : c0 + HALF, k0 : k0 + K_TILE], b_trans=True)
             hi = pl.matmul_acc(hi, xn[0:BATCH, k0 : k0 + K_TILE], wq[c0 + HALF : c0 + HEAD_DIM, k0 : k0 + K_TILE], b_trans=True)
@@ -293,7 +293,7 @@ def o_proj_residual(
     for nb in pl.spmd(HIDDEN // O_N_TILE, name_hint="o_proj_residual", optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
         n0 = nb * O_N_TILE
         acc = pl.matmul(a_rows[0:BATCH, 0:K_TILE], wo[n0 : n0 + O_N_TILE, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        for kb in pl.range(1, Q_DIM // K_TILE):
+        for kb in pl.pipeline(1, Q_DIM // K_TILE, stage=2):
             k0 = kb * K_TILE
             acc = pl.matmul_acc(acc, a_rows[0:BATCH, k0 : k0 + K_TILE], wo[n0 : n0 + O_N_TILE, k0 : k0 + K_TILE], b_trans=True)
         h = pl.add(pl.cast(pl.cast(acc, target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(hidden_states[0:BATCH, n0 : n0 + O_N_TILE], target_type=pl.FP32))
@@ -329,7 +329,7 @@ def gate_up_silu(
         n0 = nb * MLP_N_TILE
         g = pl.matmul(hn[0:BATCH, 0:K_TILE], w_gate[n0 : n0 + MLP_N_TILE, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
         u = pl.matmul(hn[0:BATCH, 0:K_TILE], w_up[n0 : n0 + MLP_N_TILE, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        for kb in pl.range(1, HIDDEN // K_TILE):
+        for kb in pl.pipeline(1, HIDDEN // K_TILE, stage=2):
             k0 = kb * K_TILE
             g = pl.matmul_acc(g, hn[0:BATCH, k0 : k0 + K_TILE], w_gate[n0 : n0 + MLP_N_TILE, k0 : k0 + K_TILE], b_trans=True)
             u = pl.matmul_acc(u, hn[0:BATCH, k0 : k0 + K_TILE], w_up[n0 : n0 + MLP_N_TILE, k0 : k0 + K_TILE], b_trans=True)
@@ -350,7 +350,7 @@ def down_residual(
     for nb in pl.spmd(HIDDEN // O_N_TILE, name_hint="down_residual", optimizations=[pl.split(pl.SplitMode.UP_DOWN)]):
         n0 = nb * O_N_TILE
         acc = pl.matmul(mlp[0:BATCH, 0:K_TILE], w_down[n0 : n0 + O_N_TILE, 0:K_TILE], b_trans=True, out_dtype=pl.FP32)
-        for kb in pl.range(1, INTER // K_TILE):
+        for kb in pl.pipeline(1, INTER // K_TILE, stage=2):
             k0 = kb * K_TILE
             acc = pl.matmul_acc(acc, mlp[0:BATCH, k0 : k0 + K_TILE], w_down[n0 : n0 + O_N_TILE, k0 : k0 + K_TILE], b_trans=True)
         y = pl.add(pl.cast(pl.cast(acc, target_type=pl.BF16, mode="rint"), target_type=pl.FP32), pl.cast(resid1[0:BATCH, n0 : n0 + O_N_TILE], target_type=pl.FP32))
