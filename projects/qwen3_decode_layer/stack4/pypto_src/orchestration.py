@@ -1,9 +1,17 @@
 """Orchestration of the 4-layer stack: the single layer's nine dispatches (see
-../../pypto_src/orchestration.py) once per layer, layer l's weights and caches the rows
+../../pypto_src/orchestration.py; the stages are its incore.py) once per layer, layer l's weights and caches the rows
 l * n .. of the stacked tensors (orchestration views), layer l's output the next one's input.
 The packed context lengths and slots are the same for every layer and are read once."""
-import pypto.language as pl
-from incore import (
+import sys
+from pathlib import Path
+
+# The layer's stages: ../../pypto_src/incore.py (this port has no incore.py of its own).
+_LAYER = Path(__file__).resolve().parents[2] / "pypto_src"
+if str(_LAYER) not in sys.path:
+    sys.path.insert(0, str(_LAYER))
+
+import pypto.language as pl  # noqa: E402
+from incore import (  # noqa: E402
     BATCH,
     BLOCK_SIZE,
     HEAD_DIM,
