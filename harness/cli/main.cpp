@@ -207,6 +207,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 64));
   tune->add_flag("--apply", tune_options.apply, "Write the pick into the port's constants and record a ledger attempt");
   tune->add_option("--html", tune_options.html, "Write the plot and the ranked table to FILE");
+  tune->add_option("--assume", tune_options.assume,
+                   "NAME=VALUE: the value a name the source leaves to run time takes, so every configuration "
+                   "gets an estimated device time to be ranked by; repeatable (as report --assume)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false);
   tune->add_flag("--no-prune", tune_options.no_prune,
                  "Compile the configurations the estimate prunes as well (to measure what pruning saves)");
   McpOptions mcp_options;

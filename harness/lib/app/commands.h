@@ -194,6 +194,7 @@ struct TuneOptions {
   bool apply = false;                    // --apply: write the pick into the port (one ledger attempt)
   bool no_prune = false;                 // --no-prune: compile the pruned too (bench: what pruning saves)
   std::optional<std::string> html;       // --html FILE: the plot and the ranked table
+  std::vector<std::string> assume;       // --assume NAME=VALUE: run-time values for the estimated time
 };
 int runTune(const CommonOptions& options, const TuneOptions& tune, const std::vector<std::string>& paths, const Io& io);
 

@@ -12,6 +12,7 @@
 #include "compiler/compile_cache.h"
 #include "compiler/compile_stage.h"
 #include "cost/schedule_cost.h"
+#include "app/assume_option.h"
 #include "dsl/assumed_constants.h"
 #include "dsl/dsl_model.h"
 #include "dsl/library_imports.h"
@@ -138,18 +139,13 @@ int runReport(const CommonOptions& options, const ReportOptions& report_options,
     return kExitToolError;
   }
   Session session = openSession(options, io);
-  cost::Env assumed;
-  for (const std::string& a : report_options.assume) {
-    const std::size_t eq = a.find('=');
-    std::int64_t value = 0;
-    const char* end = a.data() + a.size();
-    if (eq == std::string::npos || eq == 0 ||
-        std::from_chars(a.data() + eq + 1, end, value).ptr != end || eq + 1 == a.size()) {
-      io.err << "port-check: error: --assume takes NAME=INTEGER, got '" << a << "'\n";
-      return kExitToolError;
-    }
-    assumed[a.substr(0, eq)] = value;
+  std::string bad_assumption;
+  const std::optional<cost::Env> parsed = parseAssumptions(report_options.assume, bad_assumption);
+  if (!parsed) {
+    io.err << "port-check: error: --assume takes NAME=INTEGER, got '" << bad_assumption << "'\n";
+    return kExitToolError;
   }
+  const cost::Env& assumed = *parsed;
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   report.append(targets.problems);

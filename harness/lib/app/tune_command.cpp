@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "app/assume_option.h"
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
 #include "app/record_attempts.h"
@@ -160,6 +161,7 @@ struct TuneRun {
   const DriverSettings* settings;  // null: no compile
   int jobs = 1;
   std::chrono::milliseconds run_timeout{600000};
+  cost::Env assumed;  // --assume: run-time values for the estimated device time
 };
 
 ProjectTune tuneProject(const TuneRun& run, const Project& project) {
@@ -193,11 +195,12 @@ ProjectTune tuneProject(const TuneRun& run, const Project& project) {
              "extent by to propose; only the port as it is was evaluated (docs/tune.md)";
     t.strategy = "the port as it is";
     t.grid_size = 1;
-    t.configs.push_back(tune::screen(files, {}, session.platform, own));
+    t.configs.push_back(tune::screen(files, {}, session.platform, own, run.assumed));
     t.configs.back().current = true;
   } else {
     tune::SearchResult found = tune::searchConfigs(
-        t.knobs, [&](const tune::Config& c) { return tune::screen(files, c, session.platform, own); }, kGridLimit,
+        t.knobs, [&](const tune::Config& c) { return tune::screen(files, c, session.platform, own, run.assumed); },
+        kGridLimit,
         run.options.beam_width);
     t.strategy = found.strategy;
     t.grid_size = found.grid_size;
@@ -381,6 +384,12 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
     io.err << "port-check: error: --apply needs the compiler: only a configuration that compiled cleanly is written\n";
     return kExitToolError;
   }
+  std::string bad_assumption;
+  const std::optional<cost::Env> assumed = parseAssumptions(tune_options.assume, bad_assumption);
+  if (!assumed) {
+    io.err << "port-check: error: --assume takes NAME=INTEGER, got '" << bad_assumption << "'\n";
+    return kExitToolError;
+  }
   Session session = openSession(options, io);
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   for (const Diagnostic& d : targets.problems) io.err << "port-check: error: " << d.message << "\n";
@@ -402,6 +411,7 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
                                                             "compile.timeout", 300));
   }
   TuneRun run{session, tune_options, settings ? &*settings : nullptr};
+  run.assumed = *assumed;
   run.jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   run.run_timeout = std::chrono::seconds(timeoutSeconds(scratch, session, tune_options.timeout_seconds, "run.timeout", 600));
   const fs::path cache = cacheRoot(session, options, tune_options.cache_dir);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace portcheck::tune {
 
@@ -15,13 +16,21 @@ int compareFewer(const std::optional<std::int64_t>& a, const std::optional<std::
   return *a < *b ? -1 : 1;
 }
 
-// A known time before an unknown one, then the shorter; within 2% a tie.
+// The 2% band a time falls in: bands of a geometric grid of ratio 1.02 (the model's own resolution).
+std::int64_t timeBand(double us) {
+  return us <= 0 ? std::numeric_limits<std::int64_t>::min()
+                 : static_cast<std::int64_t>(std::floor(std::log(us) / std::log(1.02)));
+}
+
+// A known time before an unknown one, then the shorter; two times in one 2% band tie. A band, not
+// "within 2% of each other": that relation is not transitive (65.7 ties 67.0, 67.0 ties 68.3, 65.7
+// does not tie 68.3), so the sort had no consistent order and ranked 67.1 above 65.7.
 int compareTime(const std::optional<double>& a, const std::optional<double>& b) {
   if (a.has_value() != b.has_value()) return a ? -1 : 1;
   if (!a) return 0;
-  const double hi = std::max(*a, *b);
-  if (hi <= 0 || std::abs(*a - *b) <= 0.02 * hi) return 0;
-  return *a < *b ? -1 : 1;
+  const std::int64_t ba = timeBand(*a), bb = timeBand(*b);
+  if (ba == bb) return 0;
+  return ba < bb ? -1 : 1;
 }
 
 double bindingUse(const Screened& s) { return s.compiled && s.actual_use > 0 ? s.actual_use : s.use; }

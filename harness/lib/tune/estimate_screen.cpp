@@ -1,7 +1,9 @@
 #include "tune/estimate_screen.h"
 
 #include "cost/schedule_cost.h"
+#include "dsl/assumed_constants.h"
 #include "dsl/kernel_arg_shapes.h"
+#include "lint/dsl/tile_row_alignment_check.h"
 #include "perf/device_schedule.h"
 #include "sram/sram_estimator.h"
 
@@ -30,13 +32,14 @@ std::string createOverVec(const dsl::ProgramModel& model, Platform platform) {
 }  // namespace
 
 Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform,
-                const std::vector<std::string>& run_files) {
+                const std::vector<std::string>& run_files, const cost::Env& assumed) {
   Screened s;
   s.config = config;
   dsl::ConstantOverrides overrides(config.begin(), config.end());
-  dsl::ProgramModel model = dsl::buildProgramModel(files, &overrides);
+  const dsl::ConstantOverrides assumed_constants(assumed.begin(), assumed.end());
+  dsl::ProgramModel model = dsl::buildProgramModelAssuming(files, assumed_constants, &overrides);
   const std::vector<sram::KernelEstimate> kernels = sram::estimateProgram(model, platform);
-  const cost::ScheduleCost cost = cost::scheduleCost(model, kernels, platform, run_files);
+  const cost::ScheduleCost cost = cost::scheduleCost(model, kernels, platform, run_files, assumed);
   s.tasks = cost.tasks;
   s.gm_bytes = cost.gm_bytes;
   s.critical_gm_bytes = cost.critical_gm_bytes;
@@ -62,6 +65,24 @@ Screened screen(std::span<const SourceFile> files, const Config& config, Platfor
     if (std::string where = createOverVec(model, platform); !where.empty())
       s.pruned = "over capacity: pl.create_tensor at " + where + " is created in Vec first, of " +
                  std::to_string(capacityBytes(platform, "Vec")) + " bytes";
+  // A tile the hardware cannot hold (DSL111: a row that is not a multiple of 32 bytes, an [N, 1] FP32
+  // column with N not a multiple of 8): the simulator's kernel build stops on it, so it is no candidate.
+  if (s.pruned.empty()) {
+    const portcheck::Config no_project_config;
+    LintSettings settings;
+    settings.platform = platform;
+    settings.config = &no_project_config;
+    const DslCheckContext ctx{model, settings, ""};
+    std::vector<Diagnostic> found;
+    TileRowAlignmentCheck alignment;
+    for (const dsl::FileModel& f : model.files)
+      if (f.parsed) alignment.checkFile(ctx, f, found);
+    for (const Diagnostic& d : found)
+      if (d.severity == Severity::Error) {
+        s.pruned = "tile alignment (DSL111): " + d.message;
+        break;
+      }
+  }
   // A kernel called with another shape than it is compiled for computes the wrong numbers (DSL120).
   if (s.pruned.empty()) {
     const std::vector<dsl::KernelShapeMismatch> mismatches = dsl::kernelShapeMismatches(model);

@@ -9,6 +9,7 @@
 
 #include "core/platform.h"
 #include "core/source_file.h"
+#include "cost/trip_counts.h"
 #include "tune/config_space.h"
 
 namespace portcheck::tune {
@@ -46,7 +47,8 @@ struct Screened {
 };
 
 // `run_files`: the port's own files (their orchestration is the run whose cost is counted).
+// `assumed`: run-time values (--assume) for the schedule's counts and the device time.
 Screened screen(std::span<const SourceFile> files, const Config& config, Platform platform,
-                const std::vector<std::string>& run_files = {});
+                const std::vector<std::string>& run_files = {}, const cost::Env& assumed = {});
 
 }  // namespace portcheck::tune

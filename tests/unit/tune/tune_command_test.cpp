@@ -327,5 +327,87 @@ TEST(TuneCommand, RanksLoopStructureByEstimatedDeviceTimeAndTheAdviceAgreesWithT
     EXPECT_NE(l.out.find("pl.spmd(", l.out.rfind("\"message\"", at)), std::string::npos) << l.out;
 }
 
+// A loop whose trip count is a length read from a tensor at run time: without --assume no configuration
+// has an estimated time; with it every one has, and a bad --assume is a tool error.
+const char* kRunTimeRows = R"(import pypto.language as pl
+
+ROW_TILE = 32
+TUNABLES = {"ROW_TILE": (16, 32, 64)}
+
+
+@pl.jit.incore
+def exp_rows(x: pl.Tensor[[1024, 256], pl.FP32], out: pl.Out[pl.Tensor[[1024, 256], pl.FP32]], r0: pl.Scalar[pl.INDEX]):
+    t = pl.load(x, [r0, 0], [ROW_TILE, 256])
+    pl.store(pl.exp(t), [r0, 0], out)
+    return out
+
+
+@pl.jit
+def entry(x: pl.Tensor[[1024, 256], pl.FP32], lens: pl.Tensor[[1], pl.INT32], out: pl.Out[pl.Tensor[[1024, 256], pl.FP32]]):
+    n_rows = pl.cast(pl.tensor.read(lens, [0]), pl.INDEX)
+    for rb in pl.range(n_rows // ROW_TILE):
+        r0 = rb * ROW_TILE
+        out = exp_rows(x, out, r0)
+    return out
+)";
+
+TEST(TuneCommand, AssumedRunTimeValuesGiveEveryConfigurationAnEstimatedTime) {
+  TuneWorkspace t;
+  t.ws.write("projects/p/pypto_src/incore.py", kRunTimeRows);
+  auto o = test::optionsIn(t.ws.path(), Format::Json);
+  TuneOptions opts;
+  opts.compile = false;
+  auto without = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
+  ASSERT_EQ(without.exit_code, 0) << without.out << without.err;
+  const auto without_report = nlohmann::json::parse(without.out);
+  for (const auto& c : without_report["projects"][0]["configs"]) EXPECT_TRUE(c["device_us"].is_null()) << c.dump();
+  opts.assume = {"n_rows=512"};
+  auto with = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
+  ASSERT_EQ(with.exit_code, 0) << with.out << with.err;
+  auto configs = nlohmann::json::parse(with.out)["projects"][0]["configs"];
+  ASSERT_EQ(configs.size(), 3u) << with.out;
+  for (const auto& c : configs) {
+    ASSERT_TRUE(c["device_us"].is_number()) << c.dump();
+    EXPECT_EQ(c["tasks"], 512 / c["values"]["ROW_TILE"].get<int>()) << c.dump();
+  }
+  opts.assume = {"n_rows"};
+  auto bad = test::runInProcess([&](const Io& io) { return runTune(o, opts, {"projects/p"}, io); });
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--assume takes NAME=INTEGER, got 'n_rows'"), std::string::npos) << bad.err;
+}
+
+// A candidate whose tiles the hardware cannot hold (DSL111: a [4, 1] FP32 column) is pruned before any
+// compile: the simulator's kernel build would stop on it (the Qwen3 layer's NORM_ROWS=4, proposed and
+// ranked before).
+TEST(TuneCommand, ACandidateWithAMisalignedColumnTileIsPruned) {
+  TuneWorkspace t;
+  t.ws.write("projects/p/pypto_src/incore.py", R"(import pypto.language as pl
+
+ROWS = 8
+TUNABLES = {"ROWS": (4, 8, 16)}
+
+
+@pl.jit
+def entry(x: pl.Tensor[[64, 1024], pl.FP32], y: pl.Out[pl.Tensor[[64, 1024], pl.FP32]]):
+    for rb in pl.spmd(64 // ROWS):
+        r0 = rb * ROWS
+        xf = pl.load(x, [r0, 0], [ROWS, 1024])
+        ssq = pl.row_sum(pl.mul(xf, xf))
+        pl.store(pl.row_expand_mul(xf, ssq), [r0, 0], y)
+    return y
+)");
+  auto r = t.tune(Format::Json, {"projects/p"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  int pruned = 0;
+  const auto report = nlohmann::json::parse(r.out);
+  for (const auto& c : report["projects"][0]["configs"]) {
+    const bool four = c["values"]["ROWS"] == 4;
+    const std::string why = c.value("pruned", "");
+    EXPECT_EQ(four, why.find("tile alignment (DSL111)") != std::string::npos) << c.dump();
+    pruned += four;
+  }
+  EXPECT_EQ(pruned, 1) << r.out;
+}
+
 }  // namespace
 }  // namespace portcheck

@@ -41,7 +41,10 @@ void TileRowAlignmentCheck::checkFile(const DslCheckContext&, const dsl::FileMod
     // "ColMajor and SFractal_ is NoneBox": Rows * sizeof(DType) % 32 == 0), which fires only when the
     // simulator or the device compiles the kernel. Checked on every op that makes one.
     for (const dsl::Value& v : fn.values) {
-      if (v.def_expr < 0 || v.type.kind != dsl::ValueKind::Tile || v.type.space != dsl::MemSpace::Vec) continue;
+      // A tile in Vec, or tensor-level compute the compiler keeps on chip (a row_sum in a pl.spmd body).
+      const bool vec_tile = v.type.kind == dsl::ValueKind::Tile && v.type.space == dsl::MemSpace::Vec;
+      const bool on_chip_tensor = v.type.kind == dsl::ValueKind::Tensor && v.on_chip;
+      if (v.def_expr < 0 || !(vec_tile || on_chip_tensor)) continue;
       const dsl::Expr& call = exprOf(fn, v.def_expr);
       if (!call.isPlCall()) continue;
       const dsl::Shape& sh = v.type.shape;
