@@ -54,8 +54,8 @@ UnitAnalysis analyzeUnit(const Workspace& ws, const std::string& name, const std
   if (files.empty()) return u;
   if (project)  // as lint does: the pypto-lib blocks the port imports are part of its program
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, files)) files.push_back(std::move(f));
-  else  // and a loose program file's modules imported from disk
-    for (SourceFile& f : localImportsOf(ws, files)) files.push_back(std::move(f));
+  // and the modules it imports from disk outside its own files (a loose file's, a stack's layer)
+  for (SourceFile& f : outsideImportsOf(ws, files)) files.push_back(std::move(f));
   const dsl::ConstantOverrides assumed_constants(assumed.begin(), assumed.end());
   dsl::ProgramModel model = dsl::buildProgramModelAssuming(files, assumed_constants);
   std::vector<sram::KernelEstimate> all = sram::estimateProgram(model, platform);

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "dsl/dsl_model.h"
@@ -142,6 +143,15 @@ std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<So
   return out;
 }
 
+std::vector<SourceFile> outsideImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources) {
+  std::set<std::string> have;
+  for (const SourceFile& s : sources) have.insert(s.path);
+  std::vector<SourceFile> out;
+  for (SourceFile& f : localImportsOf(ws, sources))
+    if (have.insert(f.path).second) out.push_back(std::move(f));
+  return out;
+}
+
 namespace {
 
 void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& settings, LintOutcome& out) {
@@ -164,13 +174,13 @@ void lintUnit(const Workspace& ws, const Unit& unit, const LintSettings& setting
     for (SourceFile& f : dsl::importedLibraryFiles(ws.root, sources)) sources.push_back(std::move(f));
     for (const auto& check : projectChecks()) check->check(ws, *unit.project, sources, out.diagnostics);
   }
-  // A loose program file: the modules it imports from disk join its model as context.
+  // The modules the unit imports from disk outside its own files (a loose program file's, a stack
+  // project's layer incore.py through sys.path) join its model as context.
   std::vector<std::string> context;
-  if (!unit.project)
-    for (SourceFile& f : localImportsOf(ws, sources)) {
-      context.push_back(f.path);
-      sources.push_back(std::move(f));
-    }
+  for (SourceFile& f : outsideImportsOf(ws, sources)) {
+    context.push_back(f.path);
+    sources.push_back(std::move(f));
+  }
   lintSources(unit.project, unit.project ? ws.relative(unit.project->pypto_src) : std::string(), std::move(sources),
               settings, out, context);
 }

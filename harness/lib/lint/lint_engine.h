@@ -22,6 +22,9 @@ struct LintOutcome {
 // The modules the Python files of `sources` import from disk (dsl/local_imports.h), read like them: a
 // loose program file's context.
 std::vector<SourceFile> localImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources);
+// The modules `sources` import from disk that are not among them (localImportsOf, without the files the
+// unit already holds): the context a project or a loose file brings from outside itself.
+std::vector<SourceFile> outsideImportsOf(const Workspace& ws, const std::vector<SourceFile>& sources);
 
 LintOutcome lintTargets(const Workspace& ws, const Targets& targets, const LintSettings& settings, int jobs);
 

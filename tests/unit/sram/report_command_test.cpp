@@ -220,6 +220,39 @@ def ragged(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], 
   EXPECT_TRUE(ragged["device"]["us"].is_null());
 }
 
+// A project nested in another that takes its kernels from the outer project's incore.py through
+// sys.path (a stack of a ported layer): the imported module joins its model, so the report has its
+// schedule (it printed none: only pypto-lib blocks were followed for projects).
+TEST_F(ReportCommand, AProjectImportingKernelsFromOutsideItselfHasItsSchedule) {
+  ws.write("projects/layer/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/layer/pypto_src/incore.py", kDoubleRows);
+  ws.write("projects/layer/stack/pypto_src/golden.py", "RTOL = 1e-5\n");
+  ws.write("projects/layer/stack/pypto_src/orchestration.py", R"(import sys
+from pathlib import Path
+
+_LAYER = Path(__file__).resolve().parents[2] / "pypto_src"
+if str(_LAYER) not in sys.path:
+    sys.path.insert(0, str(_LAYER))
+
+import pypto.language as pl  # noqa: E402
+from incore import double_rows  # noqa: E402
+
+
+@pl.jit
+def stack(x: pl.Tensor[[1024, 128], pl.FP32], y: pl.Out[pl.Tensor[[1024, 128], pl.FP32]]):
+    for i in pl.range(4):
+        r0 = i * 64
+        y = double_rows(x, y, r0)
+    return y
+)");
+  auto r = report(Format::Json, {"projects/layer/stack"});
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["schedule"].size(), 1u) << r.out;
+  EXPECT_EQ(j["schedule"][0]["kernels"], 1) << r.out;
+  EXPECT_EQ(j["schedule"][0]["tasks"], 4) << r.out;
+  EXPECT_TRUE(j["schedule"][0]["device"]["us"].is_number()) << r.out;
+}
+
 TEST_F(ReportCommand, AssumedRunTimeValuesCountTheLoopsTheSourceLeavesOpen) {
   ws.write("projects/ragged/pypto_src/golden.py", "RTOL = 1e-5\n");
   ws.write("projects/ragged/pypto_src/program.py", std::string(kDoubleRows) + R"(
