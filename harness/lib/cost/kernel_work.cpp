@@ -177,9 +177,6 @@ std::string untypedParameterWhy(const dsl::FileModel& file, const Function& fn, 
          "): neither the entry's __main__ call nor a fixture dict of its name gives it";
 }
 
-// The work of the statements of `kernel`'s region in `span`, leaving out those in `left_out` (the
-// smaller branch of an if / else decided at run time); the `if`s whose condition is not known go to
-// `undecided`.
 // Where work is counted: a region of a function (a kernel's, or an inline helper's whole body).
 struct WorkSite {
   int file_index = -1, function_index = -1, region = -1;
@@ -205,6 +202,9 @@ KernelWork repeated(const KernelWork& work, std::int64_t n) {
   return w;
 }
 
+// The work of the statements of `site`'s region in `span`, leaving out those in `left_out` (the
+// smaller branch of an if / else decided at run time); the `if`s whose condition is not known go to
+// `undecided`. An inline helper called in the span adds its body's work, `depth` helpers deep.
 std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, WorkSite site, std::string& why, const Env& env,
                                    StmtSpan span, const std::vector<StmtSpan>& left_out, std::set<int>* undecided,
                                    int depth = 0) {
@@ -258,14 +258,7 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, WorkSite site
       if (!callee || !callee->isInline() || callee->regions.empty() ||
           callee->regions[0].kind != dsl::RegionKind::IncoreFunction || depth >= kMaxInlineDepth)
         continue;
-      Env callee_env;
-      std::size_t position = 0;
-      for (const dsl::Param& p : callee->params) {
-        if (p.is_self) continue;
-        const int a = fn->arg(call, position++, p.name);
-        if (a < 0) continue;
-        if (std::optional<std::int64_t> v = evalIndex(*fn, a, env)) callee_env[p.name] = *v;
-      }
+      const Env callee_env = bindParams(*fn, call, *callee, env);
       const dsl::IncoreRegion& body = callee->regions[0];
       std::optional<KernelWork> inner =
           spanWork(model, {call.callee_file, call.callee_function, 0}, why, callee_env,

@@ -436,6 +436,15 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
   // The pl.at scopes of inline stages (@pl.jit.inline, a pypto-lib block's stage) are dispatched where
   // a function of the run calls the stage.
   std::set<std::tuple<int, int, int>> stage_regions;
+  // A kernel estimate's dispatch name: a split kernel's without its _aic / _aiv suffix.
+  auto dispatchName = [](const sram::KernelEstimate& e) {
+    return e.split ? e.kernel.substr(0, e.kernel.size() - 4) : e.kernel;
+  };
+  // A stage's dispatches follow everything dispatched before them.
+  auto afterEverySite = [&](KernelCost& site) {
+    site.after.clear();
+    for (std::size_t before = 0; before < cost.kernels.size(); ++before) site.after.push_back({static_cast<int>(before), false});
+  };
   for (std::size_t e = 0; e < kernels.size(); ++e) {
     const sram::KernelEstimate& ke = kernels[e];
     if (dispatched.count(static_cast<int>(e)) || ke.repeated) continue;
@@ -459,7 +468,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     // The _aic / _aiv halves of one scope are one dispatch.
     if (!stage_regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
     KernelCost k;
-    k.kernel = ke.split ? ke.kernel.substr(0, ke.kernel.size() - 4) : ke.kernel;  // without _aic / _aiv
+    k.kernel = dispatchName(ke);
     k.dispatches = calls;
     // A `for i in pl.spmd(n)` scope of the stage: its n blocks share one submit, as in the entry.
     if (const int scope_stmt = stage->regions[static_cast<std::size_t>(ke.region)].stmt; scope_stmt >= 0)
@@ -477,7 +486,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     k.core = coreKind(kernels, halves);
     k.estimates = halves;
     k.graph = graph_number++;  // a stage's dispatches follow everything dispatched before them
-    for (std::size_t before = 0; before < cost.kernels.size(); ++before) k.after.push_back({static_cast<int>(before), false});
+    afterEverySite(k);
     if (stage_work) k.work_per_task = *stage_work;
     if (cost.tasks) *cost.tasks += *calls;
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
@@ -502,20 +511,16 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
       // tasks wait for the earlier call's (each site waits for every site before it), under the name the
       // compiler gives that splice.
       std::vector<std::string> splices{k.kernel};  // the estimator's instances of the region, in splice order
-      for (const int h : halves)
-        for (std::size_t r = static_cast<std::size_t>(h) + 1; r < kernels.size(); ++r)
-          if (kernels[r].repeated && kernels[r].file_index == ke.file_index &&
-              kernels[r].function_index == ke.function_index && kernels[r].region == ke.region) {
-            const std::string name = kernels[r].split ? kernels[r].kernel.substr(0, kernels[r].kernel.size() - 4) : kernels[r].kernel;
-            if (std::find(splices.begin(), splices.end(), name) == splices.end()) splices.push_back(name);
-          }
+      for (const sram::KernelEstimate& other : kernels)
+        if (other.repeated && other.file_index == ke.file_index && other.function_index == ke.function_index &&
+            other.region == ke.region && std::find(splices.begin(), splices.end(), dispatchName(other)) == splices.end())
+          splices.push_back(dispatchName(other));
       for (std::size_t c = 0; c < by_call->size(); ++c) {
         KernelCost one = k;
         one.dispatches = (*by_call)[c];
         if (splices.size() == by_call->size()) one.kernel = splices[c];
         one.graph = c == 0 ? k.graph : graph_number++;
-        one.after.clear();
-        for (std::size_t before = 0; before < cost.kernels.size(); ++before) one.after.push_back({static_cast<int>(before), false});
+        afterEverySite(one);
         cost.kernels.push_back(std::move(one));
       }
       continue;
