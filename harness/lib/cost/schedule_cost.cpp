@@ -9,6 +9,7 @@
 #include "advice/core_count.h"
 #include "cost/kernel_work.h"
 #include "cost/schedule_sites.h"
+#include "cost/stage_order.h"
 
 namespace portcheck::cost {
 
@@ -440,11 +441,13 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
   auto dispatchName = [](const sram::KernelEstimate& e) {
     return e.split ? e.kernel.substr(0, e.kernel.size() - 4) : e.kernel;
   };
-  // A stage's dispatches follow everything dispatched before them.
+  // A stage site waits for every site before it, unless orderStageSites finds what it depends on.
   auto afterEverySite = [&](KernelCost& site) {
     site.after.clear();
     for (std::size_t before = 0; before < cost.kernels.size(); ++before) site.after.push_back({static_cast<int>(before), false});
   };
+  const std::size_t first_stage_site = cost.kernels.size();
+  std::vector<StageCallRef> stage_calls;  // per stage site, the call making it
   for (std::size_t e = 0; e < kernels.size(); ++e) {
     const sram::KernelEstimate& ke = kernels[e];
     if (dispatched.count(static_cast<int>(e)) || ke.repeated) continue;
@@ -506,10 +509,15 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (!all) unknown(cost.gm_bytes, bwhy);
     else if (cost.gm_bytes) *cost.gm_bytes += *all;
     k.gm_bytes_per_task = bytes;
+    const std::vector<CallSite> call_sites = stageCalls(model, ke, inRun, assumed);  // in by_call's order
+    auto callRef = [&](std::size_t c) {
+      if (call_sites.size() != by_call->size()) return StageCallRef{};
+      return StageCallRef{call_sites[c].caller, call_sites[c].call, stage,
+                          stage->regions[static_cast<std::size_t>(ke.region)].stmt};
+    };
     if (by_call->size() > 1 && k.task_work.empty()) {
-      // Called more than once, every task alike: one site per call, in call order, so a later call's
-      // tasks wait for the earlier call's (each site waits for every site before it), under the name the
-      // compiler gives that splice.
+      // Called more than once, every task alike: one site per call, in call order (orderStageSites
+      // decides which earlier calls each one waits for), under the name the compiler gives that splice.
       std::vector<std::string> splices{k.kernel};  // the estimator's instances of the region, in splice order
       for (const sram::KernelEstimate& other : kernels)
         if (other.repeated && other.file_index == ke.file_index && other.function_index == ke.function_index &&
@@ -522,11 +530,14 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         one.graph = c == 0 ? k.graph : graph_number++;
         afterEverySite(one);
         cost.kernels.push_back(std::move(one));
+        stage_calls.push_back(callRef(c));
       }
       continue;
     }
     cost.kernels.push_back(std::move(k));
+    stage_calls.push_back(by_call->size() == 1 ? callRef(0) : StageCallRef{});
   }
+  orderStageSites(model, cost.kernels, first_stage_site, stage_calls);
   for (std::size_t e = 0; e < kernels.size(); ++e)
     if (!dispatched.count(static_cast<int>(e)) && !kernels[e].repeated && inRun(kernels[e].file_index)) {
       const std::string why = "kernel " + kernels[e].kernel + " is not dispatched by an orchestration the model follows";

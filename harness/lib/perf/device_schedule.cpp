@@ -1,6 +1,7 @@
 #include "perf/device_schedule.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 namespace portcheck::perf {
@@ -37,56 +38,29 @@ struct Lanes {
   }
 };
 
-}  // namespace
+// Where every task ran: its start and end, the lane (core or cluster) it took, what it waited for.
+struct Placement {
+  std::vector<double> start, end;
+  std::vector<std::int64_t> pred;
+  std::vector<Wait> wait;
+  std::vector<int> lane_of;
+  std::vector<double> site_end;
+  std::vector<double> busy_aic, busy_aiv;  // per core
+};
 
-DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
-  DeviceTime out;
-  out.aic = spec.aic;
-  out.aiv = spec.aiv;
-  out.unknown = cost.unknown;
+// Places every task in dispatch order (the first free core of its kind, once its producers are done and
+// it is submitted), each taking `duration[site][task]`.
+Placement place(const cost::ScheduleCost& cost, const DeviceSpec& spec, const std::vector<std::int64_t>& base,
+                const std::vector<std::vector<double>>& duration) {
   const auto& sites = cost.kernels;
-  // Every task's duration, by site; a site whose tasks work alike computes it once.
-  std::vector<std::int64_t> base(sites.size() + 1, 0);
-  std::vector<std::vector<double>> duration(sites.size());
-  bool known = cost.unknown.empty();
-  for (std::size_t s = 0; s < sites.size(); ++s) {
-    const cost::KernelCost& k = sites[s];
-    SiteTime st;
-    st.kernel = k.kernel;
-    st.core = k.core;
-    st.tasks = k.dispatches.value_or(0);
-    const int lanes = k.core == "AIV" ? spec.aiv : spec.aic;
-    const int sharing = static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(st.tasks, 1), lanes));
-    if (!k.dispatches || !k.work_per_task) {
-      if (known) out.unknown.push_back("the work of kernel " + k.kernel + "'s tasks is not static");
-      known = false;
-    } else {
-      st.largest = taskTime(*k.work_per_task, spec, k.core, sharing);
-      if (!k.task_work.empty() && static_cast<std::int64_t>(k.task_work.size()) == st.tasks) {
-        for (const cost::KernelWork& w : k.task_work) duration[s].push_back(taskTime(w, spec, k.core, sharing).task);
-      } else {
-        duration[s].assign(static_cast<std::size_t>(st.tasks), st.largest.task);
-      }
-    }
-    base[s + 1] = base[s] + st.tasks;
-    out.sites.push_back(std::move(st));
-  }
-  out.tasks = base.back();
-  std::int64_t submits = 0;
-  for (const cost::KernelCost& k : sites) submits += (k.dispatches.value_or(0) + k.blocks - 1) / std::max<std::int64_t>(1, k.blocks);
-  out.submit_us = static_cast<double>(submits) * spec.submit_us;
-  if (!known) return out;
-  if (out.tasks > kSimulatedTaskLimit) {
-    out.unknown.push_back(std::to_string(out.tasks) + " tasks: more than the " + std::to_string(kSimulatedTaskLimit) +
-                          " the model places one by one");
-    return out;
-  }
-  const std::size_t total = static_cast<std::size_t>(out.tasks);
-  std::vector<double> start(total, 0.0), end(total, 0.0);
-  std::vector<std::int64_t> pred(total, -1);
-  std::vector<Wait> wait(total, Wait::None);
-  std::vector<int> lane_of(total, 0);
-  std::vector<double> site_end(sites.size(), 0.0);
+  const std::size_t total = static_cast<std::size_t>(base.back());
+  Placement p;
+  p.start.assign(total, 0.0);
+  p.end.assign(total, 0.0);
+  p.pred.assign(total, -1);
+  p.wait.assign(total, Wait::None);
+  p.lane_of.assign(total, 0);
+  p.site_end.assign(sites.size(), 0.0);
   std::vector<std::int64_t> site_last(sites.size(), -1);
   Lanes aic(spec.aic), aiv(spec.aiv);
   std::int64_t launches = 0;  // submits so far: a pl.spmd dispatch's blocks share one
@@ -100,10 +74,10 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
     for (const cost::SiteDependency& d : k.after) {
       const std::size_t ds = static_cast<std::size_t>(d.site);
       std::int64_t producer = site_last[ds];
-      double t = site_end[ds];
+      double t = p.site_end[ds];
       if (d.pairwise && i < sites[ds].dispatches.value_or(0)) {
         producer = base[ds] + i;
-        t = end[static_cast<std::size_t>(producer)];
+        t = p.end[static_cast<std::size_t>(producer)];
       }
       if (producer >= 0 && t >= ready) {
         ready = t;
@@ -139,13 +113,13 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
       from = core_last;
     }
     const double d = duration[static_cast<std::size_t>(s)][static_cast<std::size_t>(i)];
-    start[id] = ready;
-    end[id] = ready + d;
-    pred[id] = why == Wait::Submit ? -1 : from;
-    wait[id] = why;
-    lane_of[id] = lane;
+    p.start[id] = ready;
+    p.end[id] = ready + d;
+    p.pred[id] = why == Wait::Submit ? -1 : from;
+    p.wait[id] = why;
+    p.lane_of[id] = lane;
     auto occupy = [&](Lanes& pool, int l) {
-      pool.free_at[static_cast<std::size_t>(l)] = end[id];
+      pool.free_at[static_cast<std::size_t>(l)] = p.end[id];
       pool.last[static_cast<std::size_t>(l)] = static_cast<std::int64_t>(id);
       pool.busy[static_cast<std::size_t>(l)] += d;
     };
@@ -155,14 +129,146 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
     } else {
       occupy(k.core == "AIV" ? aiv : aic, lane);
     }
-    SiteTime& st = out.sites[static_cast<std::size_t>(s)];
-    st.busy_us += d;
-    st.first_start_us = i == 0 ? start[id] : std::min(st.first_start_us, start[id]);
-    if (end[id] >= site_end[static_cast<std::size_t>(s)]) {
-      site_end[static_cast<std::size_t>(s)] = end[id];
+    if (p.end[id] >= p.site_end[static_cast<std::size_t>(s)]) {
+      p.site_end[static_cast<std::size_t>(s)] = p.end[id];
       site_last[static_cast<std::size_t>(s)] = static_cast<std::int64_t>(id);
     }
-    st.last_end_us = site_end[static_cast<std::size_t>(s)];
+  }
+  p.busy_aic = std::move(aic.busy);
+  p.busy_aiv = std::move(aiv.busy);
+  return p;
+}
+
+// Per site, how many tasks streamed from the HBM at once while its tasks ran (its own and other sites'):
+// the count whose share of the bandwidth equals the share its tasks got on average (the harmonic mean of
+// the count over their run, weighted by time). A site runs beside another when neither waits for the
+// other (a layer's q and k/v projections): both stream from the one HBM.
+std::vector<double> sideBySide(const Placement& p, const std::vector<std::int64_t>& base) {
+  const std::size_t total = p.start.size();
+  std::vector<std::pair<double, int>> events;
+  events.reserve(2 * total);
+  for (std::size_t id = 0; id < total; ++id) {
+    if (p.end[id] <= p.start[id]) continue;
+    events.emplace_back(p.start[id], 1);
+    events.emplace_back(p.end[id], -1);
+  }
+  std::sort(events.begin(), events.end());
+  // The share of the bandwidth one running task gets (1 / the running count), integrated over time, at
+  // each event time.
+  std::vector<double> times, integral;
+  double area = 0, last = 0;
+  int running = 0;
+  for (const auto& [t, delta] : events) {
+    if (running > 0) area += (t - last) / running;
+    last = t;
+    running += delta;
+    if (times.empty() || times.back() != t) {
+      times.push_back(t);
+      integral.push_back(area);
+    }
+  }
+  auto at = [&](double t) {
+    const std::size_t i = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
+    return i < integral.size() ? integral[i] : area;
+  };
+  std::vector<double> out(base.size() - 1, 0.0);
+  for (std::size_t s = 0; s + 1 < base.size(); ++s) {
+    double share = 0, span = 0;
+    for (std::int64_t id = base[s]; id < base[s + 1]; ++id) {
+      const double d = p.end[static_cast<std::size_t>(id)] - p.start[static_cast<std::size_t>(id)];
+      if (d <= 0) continue;
+      share += at(p.end[static_cast<std::size_t>(id)]) - at(p.start[static_cast<std::size_t>(id)]);
+      span += d;
+    }
+    out[s] = share > 0 ? span / share : 0;
+  }
+  return out;
+}
+
+}  // namespace
+
+DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
+  DeviceTime out;
+  out.aic = spec.aic;
+  out.aiv = spec.aiv;
+  out.unknown = cost.unknown;
+  const auto& sites = cost.kernels;
+  std::vector<std::int64_t> base(sites.size() + 1, 0);
+  bool known = cost.unknown.empty();
+  // Per site, the tasks streaming from GM at once: its own tasks side by side (at most a core each).
+  std::vector<int> sharing(sites.size(), 1);
+  for (std::size_t s = 0; s < sites.size(); ++s) {
+    const cost::KernelCost& k = sites[s];
+    SiteTime st;
+    st.kernel = k.kernel;
+    st.core = k.core;
+    st.tasks = k.dispatches.value_or(0);
+    const int lanes = k.core == "AIV" ? spec.aiv : spec.aic;
+    sharing[s] = static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(st.tasks, 1), lanes));
+    if (!k.dispatches || !k.work_per_task) {
+      if (known) out.unknown.push_back("the work of kernel " + k.kernel + "'s tasks is not static");
+      known = false;
+    }
+    base[s + 1] = base[s] + st.tasks;
+    out.sites.push_back(std::move(st));
+  }
+  // Every task's duration, by site, under the sites' sharing; a site whose tasks work alike computes it once.
+  std::vector<std::vector<double>> duration(sites.size());
+  auto durations = [&]() {
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+      const cost::KernelCost& k = sites[s];
+      SiteTime& st = out.sites[s];
+      duration[s].clear();
+      st.largest = taskTime(*k.work_per_task, spec, k.core, sharing[s]);
+      if (!k.task_work.empty() && static_cast<std::int64_t>(k.task_work.size()) == st.tasks) {
+        for (const cost::KernelWork& w : k.task_work) duration[s].push_back(taskTime(w, spec, k.core, sharing[s]).task);
+      } else {
+        duration[s].assign(static_cast<std::size_t>(st.tasks), st.largest.task);
+      }
+    }
+  };
+  out.tasks = base.back();
+  std::int64_t submits = 0;
+  for (const cost::KernelCost& k : sites) submits += (k.dispatches.value_or(0) + k.blocks - 1) / std::max<std::int64_t>(1, k.blocks);
+  out.submit_us = static_cast<double>(submits) * spec.submit_us;
+  if (!known) return out;
+  if (out.tasks > kSimulatedTaskLimit) {
+    out.unknown.push_back(std::to_string(out.tasks) + " tasks: more than the " + std::to_string(kSimulatedTaskLimit) +
+                          " the model places one by one");
+    return out;
+  }
+  durations();
+  Placement placed = place(cost, spec, base, duration);
+  // Sites that ran beside others shared the HBM with them too: their tasks are timed again under the
+  // count that ran at once, halfway from the last guess each pass (a task that slows down overlaps more),
+  // until the counts settle, at most kSharingPasses times. Never fewer than a site's own tasks at once.
+  const std::vector<int> own = sharing;
+  for (int pass = 0; pass < kSharingPasses; ++pass) {
+    const std::vector<double> measured = sideBySide(placed, base);
+    bool changed = false;
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+      const int next = std::max(own[s], static_cast<int>(std::lround((sharing[s] + measured[s]) / 2)));
+      if (next != sharing[s]) changed = true;
+      sharing[s] = next;
+    }
+    if (!changed) break;
+    durations();
+    placed = place(cost, spec, base, duration);
+  }
+  const std::size_t total = static_cast<std::size_t>(out.tasks);
+  const std::vector<double>& start = placed.start;
+  const std::vector<double>& end = placed.end;
+  const std::vector<std::int64_t>& pred = placed.pred;
+  const std::vector<Wait>& wait = placed.wait;
+  const std::vector<int>& lane_of = placed.lane_of;
+  for (std::size_t s = 0; s < sites.size(); ++s) {
+    SiteTime& st = out.sites[s];
+    for (std::int64_t id = base[s]; id < base[s + 1]; ++id) {
+      const std::size_t i = static_cast<std::size_t>(id);
+      st.busy_us += end[i] - start[i];
+      st.first_start_us = id == base[s] ? start[i] : std::min(st.first_start_us, start[i]);
+    }
+    st.last_end_us = placed.site_end[s];
   }
   double makespan = 0;
   std::int64_t last = -1;
@@ -172,14 +278,14 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
       last = static_cast<std::int64_t>(id);
     }
   out.total_us = makespan;
-  auto busy = [](const Lanes& l) {
+  auto busy = [](const std::vector<double>& lanes) {
     double b = 0;
-    for (double x : l.busy) b += x;
+    for (double x : lanes) b += x;
     return b;
   };
   if (makespan > 0) {
-    out.aic_utilisation = busy(aic) / (spec.aic * makespan);
-    out.aiv_utilisation = busy(aiv) / (spec.aiv * makespan);
+    out.aic_utilisation = busy(placed.busy_aic) / (spec.aic * makespan);
+    out.aiv_utilisation = busy(placed.busy_aiv) / (spec.aiv * makespan);
   }
   // The site of a task.
   auto site_of = [&](std::int64_t id) {

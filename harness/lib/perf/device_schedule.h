@@ -2,7 +2,8 @@
 // The device-time model of one run of a port (docs/perf-model.md): every task the orchestration
 // dispatches, in dispatch order, placed on the cores of the platform as the runtime's scheduler places
 // them (the first free core of the task's kind; a mixed task takes a whole cluster), once its producers
-// are done and the orchestrator has submitted it. Gives the estimated µs of the run, of each kernel's
+// are done and the orchestrator has submitted it. Tasks that run at once share the HBM bandwidth, those
+// of other sites running beside them included. Gives the estimated µs of the run, of each kernel's
 // tasks, the critical path, each kind of core's utilisation, and a timeline.
 #include <cstdint>
 #include <optional>
@@ -57,6 +58,8 @@ struct DeviceTime {
 
 // The most tasks simulated one by one; a larger run is reported unknown.
 inline constexpr std::int64_t kSimulatedTaskLimit = 4'000'000;
+// The most times the tasks are placed again with the HBM shared by the sites that ran side by side.
+inline constexpr int kSharingPasses = 4;
 // The most bars kept for the timeline.
 inline constexpr std::size_t kTimelineBars = 4000;
 

@@ -132,5 +132,27 @@ TEST(DeviceSchedule, TheTimelineKeepsEveryCriticalTaskWhenItSamples) {
   EXPECT_EQ(static_cast<std::int64_t>(critical), t.critical.front().tasks);
 }
 
+// Two sites that wait for nothing run side by side and share the HBM: a few tasks each, bound by their
+// cores' own rate, run about as fast as one site alone; many, bound by the HBM, take about as long as
+// one site of both sites' tasks (the bytes are the same), well over one site alone.
+TEST(DeviceSchedule, SitesSideBySideShareTheHbm) {
+  auto time = [](std::vector<cost::KernelCost> sites) { return perf::deviceTime(costOf(std::move(sites)), runSpec()).total_us.value(); };
+  cost::KernelCost after_a = site("b", "AIV", 4, streaming(100));
+  after_a.after.push_back({0, false});
+  const double few_alone = time({site("a", "AIV", 4, streaming(100))});
+  const double few_both = time({site("a", "AIV", 4, streaming(100)), site("b", "AIV", 4, streaming(100))});
+  const double few_chained = time({site("a", "AIV", 4, streaming(100)), after_a});
+  EXPECT_LT(few_both, few_alone * 1.1);  // the later submits only
+  EXPECT_LT(few_both, few_chained * 0.6);
+  const double many_alone = time({site("a", "AIV", 24, streaming(100))});
+  const double many_both = time({site("a", "AIV", 24, streaming(100)), site("b", "AIV", 24, streaming(100))});
+  const double many_merged = time({site("ab", "AIV", 48, streaming(100))});
+  EXPECT_GT(many_both, many_alone * 1.5);
+  // Not longer than one site of both's tasks, which takes its 48 tasks' share from the start (the later
+  // site's tasks start after the earlier ones', so the first of them stream with fewer beside them).
+  EXPECT_LE(many_both, many_merged);
+  EXPECT_GT(many_both, many_merged * 0.75);
+}
+
 }  // namespace
 }  // namespace portcheck
