@@ -18,6 +18,19 @@ using dsl::Expr;
 using dsl::Function;
 using dsl::Value;
 
+// An op of the scalar unit: pl.read / pl.write of one element (of a GM tensor or a tile), or an op on
+// scalars only (a cast, index arithmetic) with no on-chip operand.
+bool scalarOp(const Function& fn, const Expr& call, std::string_view op, const Value& result) {
+  if (op == "read" || op == "write") return true;
+  auto array = [](const Value& v) {
+    return v.on_chip || v.type.kind == dsl::ValueKind::Tile || v.type.kind == dsl::ValueKind::Tensor;
+  };
+  if (array(result)) return false;
+  for (int a : call.args)
+    if (const Value* v = fn.valueOf(a); v && array(*v)) return false;
+  return true;
+}
+
 // Ops whose result is a view of their operand: a view of a GM tensor in incore code is the load of
 // the viewed region.
 bool isViewOp(std::string_view op) {
@@ -350,6 +363,9 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, WorkSite site
       };
       w.mte1_bytes += (toL0(a) + toL0(b)) * *n;
       w.fixp_bytes += out_bytes * *n;
+    } else if (scalarOp(*fn, call, op, *result)) {
+      // One element read or written (pl.read / pl.write), or a cast or arithmetic of scalars: the scalar
+      // unit's instruction, no vector pass (counted below).
     } else {
       // The vector unit walks the largest tile the op reads or writes, row by row.
       const dsl::TypeInfo* widest = &result->type;

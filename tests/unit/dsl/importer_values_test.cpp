@@ -8,7 +8,7 @@
 namespace portcheck::test {
 namespace {
 
-const char* kConfig = R"(WIN = 128
+const char* kImportedConfig = R"(WIN = 128
 TOPK_EFF = None
 )";
 
@@ -36,7 +36,7 @@ std::optional<std::int64_t> constantOf(const dsl::ProgramModel& pm, std::string_
 }
 
 TEST(ImporterValues, AModuleReadsTheValueItsImporterSetBeforeImportingIt) {
-  dsl::ProgramModel pm = modelOf({{"attention.py", kImporterBefore}, {"reader.py", kReader}, {"config.py", kConfig}});
+  dsl::ProgramModel pm = modelOf({{"attention.py", kImporterBefore}, {"reader.py", kReader}, {"config.py", kImportedConfig}});
   EXPECT_EQ(constantOf(pm, "reader.py", "TOPK"), 256);
   EXPECT_EQ(constantOf(pm, "reader.py", "IS_SET"), 0);
   // The importer's own reads below the assignment see it too.
@@ -44,7 +44,7 @@ TEST(ImporterValues, AModuleReadsTheValueItsImporterSetBeforeImportingIt) {
 }
 
 TEST(ImporterValues, WithoutAnImporterTheModulesOwnValueStands) {
-  dsl::ProgramModel pm = modelOf({{"reader.py", kReader}, {"config.py", kConfig}});
+  dsl::ProgramModel pm = modelOf({{"reader.py", kReader}, {"config.py", kImportedConfig}});
   EXPECT_EQ(constantOf(pm, "reader.py", "TOPK"), 640);  // None: the full width
   EXPECT_EQ(constantOf(pm, "reader.py", "IS_SET"), 1);
 }
@@ -53,7 +53,7 @@ TEST(ImporterValues, AModuleImportedBeforeTheSetReadsTheOldValue) {
   std::string late = kImporterBefore;
   late.erase(late.find("from reader import TOPK\n"), 23);
   late.replace(late.find("config.TOPK_EFF = WIN * 2"), 0, "from reader import TOPK\n");
-  dsl::ProgramModel pm = modelOf({{"attention.py", late}, {"reader.py", kReader}, {"config.py", kConfig}});
+  dsl::ProgramModel pm = modelOf({{"attention.py", late}, {"reader.py", kReader}, {"config.py", kImportedConfig}});
   EXPECT_EQ(constantOf(pm, "reader.py", "TOPK"), 640) << late;
 }
 
@@ -61,7 +61,7 @@ TEST(ImporterValues, TwoImportersSettingDifferentValuesLeaveTheModulesOwn) {
   std::string other = kImporterBefore;
   other.replace(other.find("WIN * 2"), 7, "WIN * 3");
   dsl::ProgramModel pm = modelOf(
-      {{"swa.py", kImporterBefore}, {"hca.py", other}, {"reader.py", kReader}, {"config.py", kConfig}});
+      {{"swa.py", kImporterBefore}, {"hca.py", other}, {"reader.py", kReader}, {"config.py", kImportedConfig}});
   EXPECT_EQ(constantOf(pm, "reader.py", "TOPK"), 640);
   // Each importer still reads its own.
   EXPECT_EQ(constantOf(pm, "swa.py", "OWN"), 257);
@@ -76,7 +76,7 @@ TEST(ImporterValues, AnAssumedValueGivesAConstantLeftToRunTimeItsValueOnly) {
                    "import sys\n\n\ndef _ways():\n    return int(sys.argv[1])\n\n\nWAYS = _ways()\n"
                    "config.TOPK_EFF = WIN * WAYS");
   std::vector<SourceFile> files{sourceOf("attention.py", importer), sourceOf("reader.py", kReader),
-                                sourceOf("config.py", kConfig)};
+                                sourceOf("config.py", kImportedConfig)};
   dsl::ProgramModel unknown = dsl::buildProgramModel(files);
   EXPECT_EQ(constantOf(unknown, "reader.py", "TOPK"), std::nullopt) << importer;
   const dsl::ConstantOverrides assumed{{"WAYS", 3}, {"WIN", 1000}};
