@@ -199,6 +199,7 @@ class MainFollower:
 
         self.patch(JITFunction, "compile", jit_compile)
         self.patch(JITFunction, "__call__", jit_call)
+        self.install_lower(JITFunction, compile_module)
 
         def not_dispatched(*_args, **_kwargs):
             return None
@@ -211,6 +212,45 @@ class MainFollower:
             if mod is not None and hasattr(mod, "execute_compiled"):
                 self.patch(mod, "execute_compiled", not_dispatched)
         self.install_golden()
+
+    def install_lower(self, jit_function, compile_module) -> None:
+        """`entry.lower(*samples)` (the pass pipeline without codegen, as pypto's examples/intermediate
+        run it) dumps its passes into a folder of its own, on port-check's platform: the compile's
+        figures, with no ptoas run."""
+        original_lower = getattr(jit_function, "lower", None)
+        original_pipeline = getattr(compile_module, "_run_pass_pipeline", None) if compile_module else None
+        if not callable(original_lower) or not callable(original_pipeline):
+            return
+        follower = self
+        lowering = []  # the folder of the lower() running
+
+        def pipeline(program, *args, **kwargs):
+            if lowering and kwargs.get("operation") == "lower":
+                kwargs["dump_passes"] = True
+                kwargs["passes_dump_dir"] = os.path.join(lowering[-1], "passes_dump")
+                kwargs["platform"] = follower.platform
+                kwargs.pop("backend_type", None)
+            return original_pipeline(program, *args, **kwargs)
+
+        def jit_lower(entry, *args, **kwargs):
+            name = follower.names_by_id.get(id(entry), getattr(entry, "__name__", "entry"))
+            label, folder = follower.folder_for(name)
+            print(f"{MARKER} {label} into {folder}", file=sys.stderr, flush=True)
+            lowering.append(folder)
+            follower.scope.append(name)
+            try:
+                lowered = original_lower(entry, *args, **kwargs)
+            except BaseException as exc:
+                follower.fail(label, exc, folder)
+                raise
+            finally:
+                follower.scope.pop()
+                lowering.pop()
+            follower.compiled.append((label, folder))
+            return lowered
+
+        self.patch(compile_module, "_run_pass_pipeline", pipeline)
+        self.patch(jit_function, "lower", jit_lower)
 
     def install_golden(self) -> None:
         """pypto-lib's harness compiles, then runs and validates: compile only."""

@@ -336,6 +336,38 @@ class FollowMainTest(AdapterCase):
         self.assertNotIn("simpler_setup", proc.stderr, "nothing is dispatched")
         self.assertEqual(sorted(os.listdir(os.path.join(self.root, "examples"))), ["hello.py"])
 
+    def test_entries_lowered_from_a_list_of_cases_are_each_compiled(self):
+        # pypto's examples/intermediate/05_assemble.py: `for name, fn, args in cases: fn.lower(*args)`
+        # runs the pass pipeline only; each lowering dumps its passes into a folder of its own, on
+        # port-check's platform.
+        path = self.write("examples/assemble.py", """
+            import pypto.language as pl
+            """ + textwrap.indent(self.sample(), "            ").lstrip() + """
+            @pl.jit
+            def wide(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+                pass
+
+            @pl.jit
+            def narrow(a: pl.Tensor, c: pl.Out[pl.Tensor]):
+                pass
+
+            if __name__ == "__main__":
+                cases = [("wide", wide, (Sample(32, 64), Sample(32, 64))), ("narrow", narrow, (Sample(32, 16), Sample(32, 16)))]
+                for name, fn, args in cases:
+                    prog = fn.lower(*args)
+        """)
+        proc, data, _ = self.run_adapter("--program-file", path, platform="a5")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(data["status"], "ok", data)
+        self.assertEqual(data["specs_source"], "__main__")
+        self.assertEqual(self.programs(data), [("wide", "wide"), ("narrow", "narrow")])
+        for folder, cols in (("wide", 64), ("narrow", 16)):
+            with open(os.path.join(self.root, "out", folder, "mock_lower.json")) as f:
+                lowered = json.load(f)
+            self.assertEqual(lowered["operation"], "lower")
+            self.assertEqual(lowered["platform"], "a5sim")
+            self.assertEqual([a["shape"] for a in lowered["args"]], [[32, cols]] * 2)
+
     def test_bare_tensor_entry_without_main_cannot_be_specialised(self):
         path = self.write("examples/hello.py", """
             import pypto.language as pl

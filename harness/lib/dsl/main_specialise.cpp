@@ -50,6 +50,11 @@ struct MainScope {
   // Local helpers building a float32 tensor of the size their first parameter gives
   // (`def rn(shape, std=1.0): return torch.empty(shape).normal_(0.0, std)`).
   std::unordered_set<std::string> shape_helpers;
+  // A list or tuple literal bound to a name (`cases = [("vec", fn, (x, y)), ...]`), which a later `for`
+  // walks; and a name a loop binds to a tuple of arguments (`for name, fn, args in cases:`), each
+  // element's type (a tensor's, else Unknown), which a call spreads (`fn.lower(*args)`).
+  std::unordered_map<std::string, TSNode> literals;
+  std::unordered_map<std::string, std::vector<TypeInfo>> tuples;
 };
 
 // The type of a torch tensor expression, or a Unknown-kind type.
@@ -105,6 +110,27 @@ TypeInfo torchTensor(Unit& unit, int file, TSNode n, const MainScope& scope, int
       if (method == "int") base.dtype = DType::Int32;
       return base;
     }
+  }
+  // torch.tensor([[...], ...], dtype=...): the shape is the literal's nesting; integers are int64 and
+  // any float makes it float32, as torch infers them.
+  if (name == "torch.tensor" && !positional.empty() &&
+      (nodeType(positional[0]) == "list" || nodeType(positional[0]) == "tuple")) {
+    t.kind = ValueKind::Tensor;
+    t.space = MemSpace::DDR;
+    t.dtype = DType::Int64;
+    TSNode level = positional[0];
+    while (!isNull(level) && (nodeType(level) == "list" || nodeType(level) == "tuple")) {
+      std::vector<TSNode> items;
+      for (TSNode x : namedChildren(level))
+        if (!isComment(x)) items.push_back(x);
+      t.shape.dims.push_back(Dim(static_cast<std::int64_t>(items.size())));
+      level = items.empty() ? TSNode{} : items.front();
+    }
+    t.shape.rank_known = true;
+    if (textIn(unit, file, positional[0]).find('.') != std::string_view::npos) t.dtype = DType::FP32;
+    for (const auto& [k, v] : keywords)
+      if (k == "dtype") t.dtype = torchDType(textIn(unit, file, v));
+    return t;
   }
   static const std::unordered_map<std::string_view, DType> kCtors = {
       {"torch.randn", DType::FP32}, {"torch.rand", DType::FP32},  {"torch.zeros", DType::FP32},
@@ -219,6 +245,8 @@ class MainWalker {
     TSNode body = childByField(n, "body");
     TSNode left = childByField(n, "left");
     TSNode right = childByField(n, "right");
+    if (nodeType(right) == "identifier")
+      if (auto bound = scope.literals.find(std::string(text(right))); bound != scope.literals.end()) right = bound->second;
     std::string_view rk = nodeType(right);
     if (rk == "call") return dictLoop(n, scope, depth);
     if (rk != "tuple" && rk != "list") return block(body, scope, depth + 1);
@@ -241,7 +269,14 @@ class MainWalker {
         inner.ints.erase(name);
         inner.functions.erase(name);
         inner.tensors.erase(name);
+        inner.tuples.erase(name);
         if (i >= values.size() || nodeType(names[i]) != "identifier") continue;
+        if (nodeType(values[i]) == "tuple" || nodeType(values[i]) == "list") {
+          std::vector<TypeInfo>& types = inner.tuples[name];
+          for (TSNode x : namedChildren(values[i]))
+            if (!isComment(x)) types.push_back(torchTensor(unit_, file_, x, scope, 0));
+          continue;
+        }
         if (nodeType(values[i]) == "identifier" && fm_.functionIndex(text(values[i])) >= 0) {
           inner.functions[name] = std::string(text(values[i]));
           continue;
@@ -361,23 +396,48 @@ class MainWalker {
       std::string name(text(left));
       if (t.kind == ValueKind::Tensor) scope.tensors[name] = t;
       else scope.tensors.erase(name);
+      scope.literals.erase(name);
+      if (!isNull(right) && (nodeType(right) == "list" || nodeType(right) == "tuple")) scope.literals[name] = right;
+      // `prog = entry.lower(x, y)`: the call specialises the entry as a statement would.
+      if (!isNull(right) && nodeType(right) == "call") entryCall(right, scope);
       return;
     }
     if (nodeType(e) != "call") return;
+    if (text(childByField(e, "function")).ends_with(".add_argument")) return addArgument(e, scope);
+    entryCall(e, scope);
+  }
+
+  // A call of an entry (`entry(x, y)`, `entry.lower(x, y)` / `.compile(...)`, through a loop's name or
+  // a dict of entries): each positional argument's torch tensor types the parameter in its place; a
+  // spread tuple a loop bound (`fn.lower(*args)`) gives its elements in turn.
+  void entryCall(TSNode e, const MainScope& scope) {
     TSNode callee = childByField(e, "function");
-    if (text(callee).ends_with(".add_argument")) return addArgument(e, scope);
+    if (nodeType(callee) == "attribute") {
+      const std::string_view method = text(childByField(callee, "attribute"));
+      if (method != "lower" && method != "compile") return;
+      callee = childByField(callee, "object");
+    }
     std::string called = calledEntry(callee, scope);
     if (called.empty()) return;
     int fn = fm_.functionIndex(called);
     if (fn < 0 || fm_.functions[static_cast<std::size_t>(fn)].kind != FunctionKind::JitEntry) return;
     auto& slots = unit_.specialised[{file_, fn}];
     std::size_t i = 0;
-    for (TSNode a : namedChildren(childByField(e, "arguments"))) {
-      if (isComment(a) || nodeType(a) == "keyword_argument") continue;
-      TypeInfo t = torchTensor(unit_, file_, a, scope, 0);
+    auto place = [&](const TypeInfo& t) {
       if (slots.size() <= i) slots.resize(i + 1);
       if (t.kind == ValueKind::Tensor && t.dtype != DType::Unknown && !slots[i]) slots[i] = t;
       ++i;
+    };
+    for (TSNode a : namedChildren(childByField(e, "arguments"))) {
+      if (isComment(a) || nodeType(a) == "keyword_argument") continue;
+      if (nodeType(a) == "list_splat") {
+        TSNode spread = ts_node_named_child(a, 0);
+        auto bound = isNull(spread) ? scope.tuples.end() : scope.tuples.find(std::string(text(spread)));
+        if (bound == scope.tuples.end()) return;  // what follows is in no known place
+        for (const TypeInfo& t : bound->second) place(t);
+        continue;
+      }
+      place(torchTensor(unit_, file_, a, scope, 0));
     }
   }
 };

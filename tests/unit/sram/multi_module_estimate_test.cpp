@@ -448,6 +448,19 @@ TEST(MultiModuleEstimate, EntriesCalledInAMainLoopOverATupleTakeThatIterationsSh
   EXPECT_EQ(estimatedFigures(singleFileModel(dir)), actual);
 }
 
+// `cases = [(name, entry, (tensors...)), ...]` walked by `for name, fn, args in cases: prog =
+// fn.lower(*args)` in the file's __main__ (pypto's examples/intermediate/05_assemble.py), and a
+// `torch.tensor([...], dtype=...)` literal among the tensors (06_dyn_valid_shape.py): each entry takes
+// its case's tensors.
+TEST(MultiModuleEstimate, EntriesLoweredFromAListOfCasesTakeTheirCasesTensors) {
+  fs::path dir = corpusFixture("case_list_entries");
+  Figures actual = compilerFigures(dir);
+  EXPECT_EQ(actual, (Figures{{"scale_rows_scale_rows/Vec", 16384}, {"shift_by_cfg_shift_by_cfg/Vec", 4096}}));
+  dsl::ProgramModel pm = singleFileModel(dir);
+  EXPECT_EQ(estimatedFigures(pm), actual);
+  EXPECT_EQ(estimatedFigures(pm, Platform::A5), compilerFigures(dir, Platform::A5));
+}
+
 // A configuration chosen by name at import time (deepseek_v4_pro's config.ACTIVE): a function reading
 // the environment and sys.argv picks the preset of a dict comprehension of dataclasses.replace copies.
 TEST(MultiModuleEstimate, AConfigurationChosenAtImportTimeSizesTheKernels) {
