@@ -117,9 +117,14 @@ std::int64_t dimOr(const dsl::TypeInfo& t, std::size_t i, std::int64_t fallback)
   return *t.shape.dims[i];
 }
 
+// Where a matmul's left operand is among its arguments: after the accumulator of an accumulating one
+// (`pl.matmul_acc(acc, lhs, rhs)`, `pl.gemv_acc`), first otherwise.
+std::size_t leftOperand(std::string_view op) { return op.ends_with("_acc") ? 1 : 0; }
+
 // The contraction length of a matmul: the left operand's last dimension (its first when transposed).
-std::int64_t contraction(const Function& fn, const Expr& call) {
-  const Value* a = call.args.empty() ? nullptr : fn.valueOf(call.args[0]);
+std::int64_t contraction(const Function& fn, const Expr& call, std::string_view op) {
+  const std::size_t left = leftOperand(op);
+  const Value* a = call.args.size() <= left ? nullptr : fn.valueOf(call.args[left]);
   if (!a || !a->type.shape.rank_known || a->type.shape.dims.empty()) return 0;
   const std::size_t rank = a->type.shape.dims.size();
   bool a_trans = false;
@@ -346,9 +351,10 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, WorkSite site
     } else if (isMatmul(op)) {
       const std::int64_t m = dimOr(result->type, result->type.shape.dims.size() >= 2 ? result->type.shape.dims.size() - 2 : 0, 1);
       const std::int64_t ncols = dimOr(result->type, result->type.shape.dims.empty() ? 0 : result->type.shape.dims.size() - 1, 1);
-      const std::int64_t k = contraction(*fn, call);
-      const Value* a = call.args.empty() ? nullptr : fn->valueOf(call.args[0]);
-      const Value* b = call.args.size() < 2 ? nullptr : fn->valueOf(call.args[1]);
+      const std::int64_t k = contraction(*fn, call, op);
+      const std::size_t left = leftOperand(op);
+      const Value* a = call.args.size() <= left ? nullptr : fn->valueOf(call.args[left]);
+      const Value* b = call.args.size() <= left + 1 ? nullptr : fn->valueOf(call.args[left + 1]);
       std::int64_t batch = 1;
       if (result->type.shape.rank_known && result->type.shape.dims.size() > 2)
         for (std::size_t d = 0; d + 2 < result->type.shape.dims.size(); ++d) batch *= dimOr(result->type, d, 1);
@@ -362,7 +368,9 @@ std::optional<KernelWork> spanWork(const dsl::ProgramModel& model, WorkSite site
                    : std::int64_t{0};
       };
       w.mte1_bytes += (toL0(a) + toL0(b)) * *n;
-      w.fixp_bytes += out_bytes * *n;
+      // The result leaves L0C through the fix-pipe; an accumulating matmul's stays for the next one
+      // (the chain's result leaves once, counted at its first matmul).
+      if (left == 0) w.fixp_bytes += out_bytes * *n;
     } else if (scalarOp(*fn, call, op, *result)) {
       // One element read or written (pl.read / pl.write), or a cast or arithmetic of scalars: the scalar
       // unit's instruction, no vector pass (counted below).

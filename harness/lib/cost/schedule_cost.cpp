@@ -31,10 +31,20 @@ std::optional<std::int64_t> runsAround(const dsl::FileModel& file, const Functio
   return static_cast<std::int64_t>(envs->size());
 }
 
+// The block count expression of a `with pl.spmd(n) [as tid]:` scope statement, -1 for any other.
+int withSpmdCount(const Function& fn, int stmt) {
+  const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
+  if (st.scope < 0) return -1;
+  const dsl::Scope& scope = fn.scopes[static_cast<std::size_t>(st.scope)];
+  if (scope.kind != dsl::ScopeKind::Spmd || scope.call < 0) return -1;
+  return fn.arg(fn.exprs[static_cast<std::size_t>(scope.call)], 0, "core_num");
+}
+
 // The blocks one dispatch of statement `stmt` launches: a `for i in pl.spmd(n)` body's n (its bound
 // evaluated under `assumed` when not static), else 1; nullopt when an spmd count is not known.
 std::optional<std::int64_t> spmdBlocks(const Function& fn, int stmt, const Env& assumed) {
   const dsl::Stmt& st = fn.stmts[static_cast<std::size_t>(stmt)];
+  if (const int n = withSpmdCount(fn, stmt); n >= 0) return evalIndex(fn, n, assumed);
   if (st.loop < 0 || fn.loops[static_cast<std::size_t>(st.loop)].iter != dsl::LoopIter::PlSpmd) return 1;
   return tripCount(fn, stmt, assumed);
 }
@@ -303,6 +313,21 @@ std::optional<VaryingWork> varyingWork(const dsl::ProgramModel& model, const sra
         }
         envs = std::move(blocks);
       }
+      // A `with pl.spmd(n)` scope: each of its n blocks is a task, its get_block_idx() its own block.
+      if (const int count = withSpmdCount(*fn, scope); count >= 0) {
+        std::vector<Env> blocks;
+        for (const Env& env : envs) {
+          const std::optional<std::int64_t> n = evalIndex(*fn, count, env);
+          if (!n || *n < 1) return std::nullopt;
+          for (std::int64_t i = 0; i < *n; ++i) {
+            if (blocks.size() >= kTaskLimit) return std::nullopt;
+            Env b = env;
+            b[kBlockIndexName] = i;
+            blocks.push_back(std::move(b));
+          }
+        }
+        envs = std::move(blocks);
+      }
     }
     for (const Env& env : envs) {
       std::string why;
@@ -370,7 +395,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
         if (!regions.insert({ke.file_index, ke.function_index, ke.region}).second) continue;
         std::string bwhy;
         const std::optional<KernelWork> w = kernelWork(model, ke, bwhy, assumed);
-        if (w && !holdsRunTimeBranch(model, ke)) {
+        if (w && !holdsRunTimeBranch(model, ke) && !readsBlockIndex(model, ke)) {
           fixed += *w;
           continue;
         }
@@ -493,7 +518,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (stage_work) k.work_per_task = *stage_work;
     if (cost.tasks) *cost.tasks += *calls;
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
-    if (!bytes || holdsRunTimeBranch(model, ke)) {
+    if (!bytes || holdsRunTimeBranch(model, ke) || readsBlockIndex(model, ke)) {
       // Bytes that depend on the task: count each task under the values the run calls the stage with.
       if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun, assumed), assumed); v && v->tasks == *calls) {
         all = v->total.gmBytes();

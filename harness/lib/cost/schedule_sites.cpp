@@ -28,6 +28,20 @@ bool holdsRunTimeBranch(const dsl::ProgramModel& model, const sram::KernelEstima
   return false;
 }
 
+bool readsBlockIndex(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel) {
+  const Function* fn = model.function({kernel.file_index, kernel.function_index});
+  if (!fn || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= fn->regions.size()) return false;
+  const dsl::IncoreRegion& region = fn->regions[static_cast<std::size_t>(kernel.region)];
+  if (region.stmt < 0) return false;
+  const dsl::Stmt& scope = fn->stmts[static_cast<std::size_t>(region.stmt)];
+  if (scope.scope < 0 || fn->scopes[static_cast<std::size_t>(scope.scope)].kind != dsl::ScopeKind::Spmd) return false;
+  for (int c : fn->calls) {
+    const dsl::Expr& e = fn->exprs[static_cast<std::size_t>(c)];
+    if (e.stmt >= region.first && e.stmt < region.last && e.isPlCall() && e.opName() == "get_block_idx") return true;
+  }
+  return false;
+}
+
 void dropSmallerBranches(const dsl::Function& fn, const advice::TaskGraph& g, std::size_t first_site,
                          const std::set<int>& undecided, const std::vector<std::int64_t>& site_gm, ScheduleCost& cost) {
   std::set<std::size_t> dropped;

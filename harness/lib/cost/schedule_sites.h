@@ -25,6 +25,10 @@ std::string coreKind(const std::vector<sram::KernelEstimate>& kernels, const std
 // task where the tasks' values are followed.
 bool holdsRunTimeBranch(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel);
 
+// Whether `kernel` is a `with pl.spmd(n)` scope whose code reads its block index
+// (`pl.tile.get_block_idx()`): its blocks work differently, so each is counted as the task it is.
+bool readsBlockIndex(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel);
+
 // An if / else around dispatch sites decided by run-time data takes one branch each time: the sites of
 // the smaller branch (their dispatches times their tasks' serial time) are dropped from the run, inner
 // branches first. A branch with a site whose count or work is not known is left as it is.

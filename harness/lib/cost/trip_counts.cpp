@@ -119,9 +119,13 @@ std::optional<std::int64_t> evalIndex(const Function& fn, int expr, const Env& e
     }
     return std::nullopt;
   }
-  // pl.tile.get_block_idx() in a `with pl.spmd(n)` kernel: block 0's, the block a round-robin split of
-  // items over the blocks (`(ITEMS - idx + n - 1) // n`) gives the most; the task count stays n.
-  if (e.kind == dsl::ExprKind::Call && e.isPlCall() && e.opName() == "get_block_idx" && e.args.empty()) return 0;
+  // pl.tile.get_block_idx() in a `with pl.spmd(n)` kernel: the block the task runs as when the env says
+  // (each of the n blocks is a task), else block 0's, the block a round-robin split of items over the
+  // blocks (`(ITEMS - idx + n - 1) // n`) gives the most.
+  if (e.kind == dsl::ExprKind::Call && e.isPlCall() && e.opName() == "get_block_idx" && e.args.empty()) {
+    if (auto it = env.find(kBlockIndexName); it != env.end()) return it->second;
+    return 0;
+  }
   // pl.cast(n, pl.INDEX) of an index: n.
   if (e.kind == dsl::ExprKind::Call && e.isPlCall() && e.opName() == "cast" && !e.args.empty())
     return evalIndex(fn, e.args[0], env, depth + 1);

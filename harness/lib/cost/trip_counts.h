@@ -67,6 +67,9 @@ std::optional<std::int64_t> tripsAround(const dsl::FileModel& file, const dsl::F
 
 // The most tasks (or loop-variable assignments) a count follows one by one.
 inline constexpr std::size_t kTaskLimit = 1 << 16;
+// The name under which an Env carries the block a `with pl.spmd(n)` kernel's task runs as
+// (`pl.tile.get_block_idx()`); not a Python name, so no source name can take it.
+inline constexpr const char* kBlockIndexName = "$block_idx";
 
 // Every assignment of the loop variables of the loops around `stmt` in `fn` (outermost first), each
 // extended from `base`, under which it runs (an `if` around it whose condition is known drops the

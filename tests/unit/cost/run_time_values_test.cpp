@@ -203,6 +203,14 @@ def entry(x: pl.Tensor[[160, 128], pl.FP32], out: pl.Out[pl.Tensor[[160, 128], p
   ASSERT_EQ(c.kernels.size(), 1u);
   ASSERT_TRUE(c.kernels[0].gm_bytes_per_task);
   EXPECT_EQ(*c.kernels[0].gm_bytes_per_task, 3 * 2 * 16 * 128 * 4);
+  // Each of the 4 blocks is a task on a core of its own, with its own block index: 3, 3, 2 and 2
+  // items, 10 in all (the scope was one task of the busiest block's 3 items before).
+  EXPECT_EQ(c.kernels[0].dispatches, 4);
+  EXPECT_EQ(c.kernels[0].blocks, 4);
+  EXPECT_EQ(*c.gm_bytes, 10 * 2 * 16 * 128 * 4);
+  ASSERT_EQ(c.kernels[0].task_work.size(), 4u);
+  EXPECT_EQ(c.kernels[0].task_work[0].gmBytes(), 3 * 2 * 16 * 128 * 4);
+  EXPECT_EQ(c.kernels[0].task_work[3].gmBytes(), 2 * 2 * 16 * 128 * 4);
 }
 
 // A bare `pl.Tensor` parameter nothing types (no __main__ call, no fixture of its name): the figure it
