@@ -31,8 +31,14 @@ double vectorCycles(std::string_view op, std::int64_t rows, std::int64_t row_byt
   if (startsWith(op, "row_expand")) return 37.0 + r * (13.0 + row_passes * 2.0);
   // Column reductions walk the rows one by one (TCOLSUM fp32 at 128 columns: 22 cycles per row, bias 8-36).
   if (startsWith(op, "col_")) return 15.0 + r * (2.0 + row_passes * 10.0);
-  // Divisions iterate (TDIVS fp32: 0.078 per element = 5 passes, bias 36-62).
-  if (oneOf(op, {"div", "divs", "recip", "rsqrt", "remainder", "fmod", "mod"})) return 45.0 + pass * 5.0;
+  // A reciprocal square root is one pass (pto-isa's 910B3 calibration of TRSQRT fp32: 1.07 cycles per
+  // 256-byte repeat + 24, cce_costmodel_vector_compute.hpp vrsqrt). It was priced as a division (5 passes):
+  // 4.9x the device's figure (bench/README.md, the calibration against CANN's cost model).
+  if (op == "rsqrt") return 24.0 + pass * 1.07;
+  // A division of two tiles: 4 passes (TDIV fp32, DEFAULT mode, on 910B3: 4.03 per repeat + 31, vdiv in
+  // the same file); by a scalar 5 (TDIVS fp32 of formula_params.csv: 0.078 per element, bias 36-62).
+  if (op == "div" && tile_operands >= 2) return 31.0 + pass * 4.03;
+  if (oneOf(op, {"div", "divs", "recip", "remainder", "fmod", "mod"})) return 45.0 + pass * 5.0;
   // Transcendentals and square roots (TEXP, TSQRT: 0.0314 per element = 2 passes, bias 30-31).
   if (oneOf(op, {"exp", "log", "sqrt", "ln", "pow", "erf", "sin", "cos", "sigmoid", "tanh", "exp2"}))
     return 30.0 + pass * 2.0;

@@ -75,7 +75,9 @@ TEST(VectorCycles, FollowPtoIsasFittedFormulas) {
   EXPECT_NEAR(perf::vectorCycles("adds", 64, 512, 1), 128.0 + 25, 1e-9);    // TADDS 0.0156 / element
   EXPECT_NEAR(perf::vectorCycles("mul", 64, 512, 2), 256.0 + 25, 1e-9);     // TMUL 0.031
   EXPECT_NEAR(perf::vectorCycles("exp", 64, 512, 1), 256.0 + 30, 1e-9);     // TEXP 0.0314
-  EXPECT_NEAR(perf::vectorCycles("div", 64, 512, 2), 640.0 + 45, 1e-9);     // TDIVS 0.078
+  EXPECT_NEAR(perf::vectorCycles("div", 64, 512, 1), 640.0 + 45, 1e-9);     // TDIVS 0.078
+  EXPECT_NEAR(perf::vectorCycles("div", 64, 512, 2), 128 * 4.03 + 31, 1e-9);  // TDIV on 910B3: 4.03 / repeat
+  EXPECT_NEAR(perf::vectorCycles("rsqrt", 64, 512, 1), 128 * 1.07 + 24, 1e-9);  // TRSQRT on 910B3: 1.07
   EXPECT_NEAR(perf::vectorCycles("row_sum", 64, 512, 2), 64 * 10.0 + 50, 1e-9);  // ~8-10 per row at 128 columns
   EXPECT_GT(perf::vectorCycles("row_expand_sub", 64, 512, 2), perf::vectorCycles("sub", 64, 512, 2));
   // Four [16, 128] tiles cost more than one [64, 128]: each instruction pays its fixed cost.
