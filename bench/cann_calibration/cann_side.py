@@ -18,6 +18,7 @@ Run with any other interpreter, or without the wheel, it says so and exits 0 (sk
 import argparse
 import glob
 import hashlib
+import importlib
 import json
 import os
 import subprocess
@@ -33,14 +34,14 @@ SKIP = 0
 def load_cann():
     """CANN's pypto, or None with the reason (the venv absent, or hw-native-sys pypto found instead)."""
     try:
-        import pypto  # noqa: F401
+        import pypto
     except ImportError as e:
         return None, f"no `pypto` importable by {sys.executable} ({e}): run this with the venv holding CANN's pypto 0.2.0"
     if not hasattr(pypto, "frontend") or not hasattr(pypto, "RunMode"):
         return None, (f"`pypto` at {os.path.dirname(pypto.__file__)} is not CANN's PyPTO (no pypto.frontend.jit / "
                       "RunMode): hw-native-sys pypto shadows it; run this with the venv holding CANN's wheel")
     try:
-        import torch  # noqa: F401
+        importlib.import_module("torch")
     except ImportError as e:
         return None, f"CANN's pypto needs torch, not importable by {sys.executable} ({e})"
     return pypto, None
@@ -163,6 +164,7 @@ def main():
     ap.add_argument("--out", help="write the recorded figures here (JSON)")
     ap.add_argument("--only", help="comma-separated case names")
     ap.add_argument("--scratch", help="folder for the runs' output (default: a temporary one)")
+    ap.add_argument("--wheel", help="the wheel installed in the venv: its sha256 is recorded with the figures")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     pypto, why = load_cann()
@@ -201,6 +203,10 @@ def main():
     if a.child:
         return 0
     doc = {"cann_pypto": wheel_identity(pypto), "cases": results}
+    if a.wheel:
+        with open(a.wheel, "rb") as f:
+            doc["cann_pypto"]["wheel"] = os.path.basename(a.wheel)
+            doc["cann_pypto"]["wheel sha256"] = hashlib.sha256(f.read()).hexdigest()
     if a.out:
         with open(a.out, "w") as f:
             json.dump(doc, f, indent=1, sort_keys=True)

@@ -131,6 +131,8 @@ def table(rec):
         rows["task (one tile, pipes in series)"].append(ratio(c["ours"]["task"], c["cann"]["task"]))
     lines += ["", "| every case's | cases | median ours / CANN | spread (min - max) |", "|---|---:|---:|---|"]
     for name, rs in rows.items():
+        if not rs:
+            continue  # no case of that kind (no matmul: no MTE1)
         n, med, lo, hi = summary(rs)
         lines.append(f"| {name} | {n} | {fmt_ratio(med)} | {fmt_ratio(lo)} - {fmt_ratio(hi)} |")
     return "\n".join(lines) + "\n"
