@@ -85,14 +85,12 @@ def render(cls, cases):
         lines += ["        " + b for b in body]
         lines += ["    return out", ""]
         # the entry's parameters: each kernel's own tensors, prefixed with the case name
-        for part in sig.split(", "):
-            pass
         names = ins + ["out"]
         types = [p.split(": ", 1)[1] for p in split_params(sig)]
         entry_params += [f"{c['name']}_{n}: {ty}" for n, ty in zip(names, types)]
         calls.append(f"    {c['name']}_out = {c['name']}(" + ", ".join(f"{c['name']}_{n}" for n in names) + ")")
     lines += ["", "@pl.jit", f"def calib_{cls}(", *[f"    {p}," for p in entry_params], "):", *calls,
-              f"    return {cases[-1]['name']}_out", ""]
+              "    return " + ", ".join(f"{c['name']}_out" for c in cases), ""]
     return "\n".join(lines)
 
 

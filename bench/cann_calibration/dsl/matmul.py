@@ -95,4 +95,4 @@ def calib_matmul(
     mm_128x64x128_bf16_out = mm_128x64x128_bf16(mm_128x64x128_bf16_a, mm_128x64x128_bf16_b, mm_128x64x128_bf16_out)
     mm_64x256x128_bf16_out = mm_64x256x128_bf16(mm_64x256x128_bf16_a, mm_64x256x128_bf16_b, mm_64x256x128_bf16_out)
     mm_128x128x256_fp16_out = mm_128x128x256_fp16(mm_128x128x256_fp16_a, mm_128x128x256_fp16_b, mm_128x128x256_fp16_out)
-    return mm_128x128x256_fp16_out
+    return mm_64x64x64_bf16_out, mm_128x128x128_bf16_out, mm_128x256x128_fp16_out, mm_128x64x128_bf16_out, mm_64x256x128_bf16_out, mm_128x128x256_fp16_out

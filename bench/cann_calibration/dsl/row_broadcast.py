@@ -39,4 +39,4 @@ def calib_row_broadcast(
 ):
     rowexpsub_64x64_out = rowexpsub_64x64(rowexpsub_64x64_a, rowexpsub_64x64_r, rowexpsub_64x64_out)
     rowexpsub_64x128_out = rowexpsub_64x128(rowexpsub_64x128_a, rowexpsub_64x128_r, rowexpsub_64x128_out)
-    return rowexpsub_64x128_out
+    return rowexpsub_64x64_out, rowexpsub_64x128_out

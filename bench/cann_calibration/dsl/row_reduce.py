@@ -63,4 +63,4 @@ def calib_row_reduce(
     rowsum_64x128_out = rowsum_64x128(rowsum_64x128_a, rowsum_64x128_out)
     rowmax_64x64_out = rowmax_64x64(rowmax_64x64_a, rowmax_64x64_out)
     rowmax_64x128_out = rowmax_64x128(rowmax_64x128_a, rowmax_64x128_out)
-    return rowmax_64x128_out
+    return rowsum_64x64_out, rowsum_64x128_out, rowmax_64x64_out, rowmax_64x128_out

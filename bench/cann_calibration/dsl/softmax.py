@@ -45,4 +45,4 @@ def calib_softmax(
 ):
     softmax_32x64_out = softmax_32x64(softmax_32x64_a, softmax_32x64_out)
     softmax_64x128_out = softmax_64x128(softmax_64x128_a, softmax_64x128_out)
-    return softmax_64x128_out
+    return softmax_32x64_out, softmax_64x128_out

@@ -95,4 +95,4 @@ def calib_vec_binary(
     add_64x128_fp16_out = add_64x128_fp16(add_64x128_fp16_a, add_64x128_fp16_b, add_64x128_fp16_out)
     mul_64x64_out = mul_64x64(mul_64x64_a, mul_64x64_b, mul_64x64_out)
     mul_32x128_out = mul_32x128(mul_32x128_a, mul_32x128_b, mul_32x128_out)
-    return mul_32x128_out
+    return add_16x64_out, add_64x64_out, add_64x128_out, add_64x128_fp16_out, mul_64x64_out, mul_32x128_out

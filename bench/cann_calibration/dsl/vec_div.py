@@ -39,4 +39,4 @@ def calib_vec_div(
 ):
     div_64x64_out = div_64x64(div_64x64_a, div_64x64_b, div_64x64_out)
     div_64x128_out = div_64x128(div_64x128_a, div_64x128_b, div_64x128_out)
-    return div_64x128_out
+    return div_64x64_out, div_64x128_out

@@ -35,4 +35,4 @@ def calib_vec_divs(
 ):
     divs_64x64_out = divs_64x64(divs_64x64_a, divs_64x64_out)
     divs_64x128_out = divs_64x128(divs_64x128_a, divs_64x128_out)
-    return divs_64x128_out
+    return divs_64x64_out, divs_64x128_out

@@ -35,4 +35,4 @@ def calib_vec_exp(
 ):
     exp_64x64_out = exp_64x64(exp_64x64_a, exp_64x64_out)
     exp_64x128_out = exp_64x128(exp_64x128_a, exp_64x128_out)
-    return exp_64x128_out
+    return exp_64x64_out, exp_64x128_out

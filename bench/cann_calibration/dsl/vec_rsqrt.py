@@ -35,4 +35,4 @@ def calib_vec_rsqrt(
 ):
     rsqrt_64x64_out = rsqrt_64x64(rsqrt_64x64_a, rsqrt_64x64_out)
     rsqrt_64x128_out = rsqrt_64x128(rsqrt_64x128_a, rsqrt_64x128_out)
-    return rsqrt_64x128_out
+    return rsqrt_64x64_out, rsqrt_64x128_out

@@ -47,4 +47,4 @@ def calib_vec_scalar(
     adds_64x64_out = adds_64x64(adds_64x64_a, adds_64x64_out)
     adds_64x128_out = adds_64x128(adds_64x128_a, adds_64x128_out)
     muls_64x64_out = muls_64x64(muls_64x64_a, muls_64x64_out)
-    return muls_64x64_out
+    return adds_64x64_out, adds_64x128_out, muls_64x64_out
