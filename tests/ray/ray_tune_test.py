@@ -188,6 +188,62 @@ def traces(trace):
     return out
 
 
+def make_eval_task(ws, source_dir):
+    """evals/tasks/softmax_rows from the row_softmax ports (as tests/unit/evals/eval_command_test.cpp does) and
+    two attempts whose runs replay recorded real a2a3sim results: one that passes, one with a constant output."""
+    projects = os.path.join(source_dir, "projects")
+    task = os.path.join(ws, "evals", "tasks", "softmax_rows")
+    os.makedirs(os.path.join(task, "reference"))
+    with open(os.path.join(task, "task.json"), "w", encoding="utf-8") as f:
+        json.dump({"schema": "port-check-eval-task/1", "kind": "row-reduction", "title": "Row softmax",
+                   "entry": "row_softmax"}, f)
+    with open(os.path.join(task, "task.md"), "w", encoding="utf-8") as f:
+        f.write("Port original/ to projects/softmax_rows.\n")
+    ignore = shutil.ignore_patterns("__pycache__", ".port-check")
+    shutil.copytree(os.path.join(projects, "row_softmax", "original"), os.path.join(task, "original"), ignore=ignore)
+    shutil.copy(os.path.join(projects, "row_softmax", "pypto_src", "golden.py"), os.path.join(task, "reference"))
+    shutil.copytree(os.path.join(projects, "row_softmax_naive", "pypto_src"), os.path.join(task, "naive", "pypto_src"),
+                    ignore=ignore)
+    for name, run in (("softmax_rows", "real_sim_contract_row_softmax"),):
+        dst = os.path.join(ws, "attempts", name, "pypto_src")
+        shutil.copytree(os.path.join(projects, "row_softmax", "pypto_src"), dst, ignore=ignore)
+        with open(os.path.join(dst, "FAKE_RUN"), "w", encoding="utf-8") as f:
+            f.write(run + "\n")
+
+
+def eval_on_ray(port_check, ws, fake, ray_python, address):
+    """eval --ray scores the attempt as a Ray task, then replays it here: the same result as a local eval."""
+    base = [port_check, "--pypto", os.path.join(ws, "pypto"), "--python", fake, "--format", "json", "eval",
+            "--set", "evals/tasks", "--attempts", "attempts"]
+    local = subprocess.run(base + ["--cache-dir", os.path.join(ws, "eval-local")], cwd=ws, capture_output=True,
+                           text=True, timeout=300)
+    env = dict(os.environ, PORTCHECK_RAY_TRACE=os.path.join(ws, "eval-trace"), RAY_USAGE_STATS_ENABLED="0")
+    t0 = time.monotonic()
+    ray = subprocess.run(base + ["--cache-dir", os.path.join(ws, "eval-ray"), "--ray", address, "--ray-python",
+                                 ray_python], cwd=ws, capture_output=True, text=True, timeout=300, env=env)
+    print(f"eval --ray: {time.monotonic() - t0:.1f} s")
+    check(local.returncode == 0 and ray.returncode == 0,
+          f"eval locally and on Ray: exit 0 both (got {local.returncode}, {ray.returncode}) {ray.stderr[-400:]}")
+    if local.returncode != 0 or ray.returncode != 0:
+        return
+
+    def verdicts(out):
+        return [(r["attempt"], r["verdict"], [(c["name"], c["state"]) for c in r["checks"]])
+                for r in json.loads(out)["results"]]
+    check(verdicts(ray.stdout) == verdicts(local.stdout),
+          f"eval --ray gives the local verdict and checks: {verdicts(ray.stdout)}")
+    check(sorted(traces(os.path.join(ws, "eval-trace"))) == ["attempts_softmax_rows"],
+          f"one Ray job per attempt: {sorted(traces(os.path.join(ws, 'eval-trace')))}")
+    # The worker's compiles are the driver's replays: had the driver missed them (another scratch folder, another
+    # key), it would have compiled again and left more entries than the local eval's.
+    def entries(cache):
+        folder = os.path.join(ws, cache, "results")
+        return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    check(len(entries("eval-ray")) == len(entries("eval-local")) > 0,
+          f"the worker's compiles were the driver's replays: {len(entries('eval-ray'))} cache entries, "
+          f"{len(entries('eval-local'))} locally")
+
+
 def kill_mid_sweep(port_check, ws, fake, ray_python):
     base = ["--pypto", os.path.join(ws, "pypto"), "--python", fake, "tune", "projects/p", "--run", "2"]
     t0 = time.monotonic()
@@ -222,6 +278,7 @@ def kill_mid_sweep(port_check, ws, fake, ray_python):
             print(f"killed node {victim[:12]} while it ran '{killed_job}' ({time.monotonic() - t0:.1f} s in)")
         out, err = driver.communicate(timeout=240)
         print(f"ray tune: {time.monotonic() - t0:.1f} s")
+        eval_on_ray(port_check, ws, fake, ray_python, cluster["address"])
     finally:
         stop_cluster(helper)
     check(driver.returncode == 0, f"ray tune: exit 0 (got {driver.returncode}) {err[-600:]}")
@@ -296,6 +353,7 @@ def main():
     ws = tempfile.mkdtemp(prefix="port-check-ray-")
     try:
         make_workspace(ws, args.source_dir)
+        make_eval_task(ws, args.source_dir)
         without_ray(port_check, ws, fake)
         if not version:
             print(f"SKIP: no Python with ray at {ray_python}: scripts/bootstrap.sh makes it (ray from PyPI), or set "
