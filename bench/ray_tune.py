@@ -2,7 +2,8 @@
 """port-check tune of a showcase port on one process, on --jobs threads, and on a local Ray cluster (issue 43).
 
     bench/ray_tune.py --port-check BIN --pypto DIR --python EXE --work DIR \\
-        [--project swiglu_mlp] [--platform a2a3] [--workers 2] [--run 1] [--max-compiles 16] [--ray-python PY]
+        [--project swiglu_mlp] [--platform a2a3] [--workers 2] [--run 1] [--max-compiles 16] [--no-prune]
+        [--ray-python PY]
 
 Three tunes of projects/PROJECT, each from a cold cache of its own under WORK (nothing is written into
 the port):
@@ -48,7 +49,7 @@ cluster.shutdown()
 def tune(args, cache: Path, extra: list[str]) -> tuple[dict, float]:
     cmd = [args.port_check, "tune", "--format", "json", "--platform", args.platform, "--pypto", args.pypto,
            "--python", args.python, "--cache-dir", str(cache), "--run", args.run, "--max-compiles",
-           args.max_compiles, f"projects/{args.project}", *extra]
+           args.max_compiles, f"projects/{args.project}", *(["--no-prune"] if args.no_prune else []), *extra]
     shutil.rmtree(cache, ignore_errors=True)
     start = time.monotonic()
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -75,6 +76,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--run", default="1")
     ap.add_argument("--max-compiles", default="16")
+    ap.add_argument("--no-prune", action="store_true", help="compile every configuration (a longer sweep)")
     cache_home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     ap.add_argument("--ray-python", default=os.environ.get("PORTCHECK_RAY_PYTHON")
                     or str(Path(cache_home) / "port-check" / "ray-venv" / "bin" / "python"))
@@ -108,7 +110,8 @@ def main() -> int:
                 os.killpg(helper.pid, 9)
             except OSError:
                 pass
-    print(f"{args.project} ({args.platform}), tune --run {args.run} --max-compiles {args.max_compiles}; "
+    print(f"{args.project} ({args.platform}), tune --run {args.run} --max-compiles {args.max_compiles}"
+          f"{' --no-prune' if args.no_prune else ''}; "
           f"Ray cluster start-up {cluster['seconds']:.1f} s (not in the figures)\n")
     print("| tune | wall time | compiled | run | pick | ranking = one process's |")
     print("|---|---|---|---|---|---|")

@@ -325,8 +325,12 @@ def real_toolchain(port_check, ray_python, source_dir):
             stop_cluster(helper)
         check(r.returncode == 0, f"real ray tune: exit 0 ({r.stderr[-300:]})")
         if local.returncode == 0 and r.returncode == 0:
-            check(ranking(json.loads(r.stdout)) == ranking(json.loads(local.stdout)),
-                  "real toolchain: the Ray tune ranks and picks as the local one")
+            doc = json.loads(r.stdout)
+            check(ranking(doc) == ranking(json.loads(local.stdout)),
+                  f"real toolchain: the Ray tune ranks and picks as the local one: {ranking(doc)}")
+            ray = doc["projects"][0].get("ray", {})
+            check(ray.get("compiles", 0) > 0 and ray.get("replayed") == ray.get("compiles"),
+                  f"real toolchain: every compile made on the cluster was replayed by the driver: {ray}")
     finally:
         shutil.rmtree(ws, ignore_errors=True)
     return 0
