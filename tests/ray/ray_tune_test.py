@@ -220,7 +220,7 @@ def eval_on_ray(port_check, ws, fake, ray_python, address):
     env = dict(os.environ, PORTCHECK_RAY_TRACE=os.path.join(ws, "eval-trace"), RAY_USAGE_STATS_ENABLED="0")
     t0 = time.monotonic()
     ray = subprocess.run(base + ["--cache-dir", os.path.join(ws, "eval-ray"), "--ray", address, "--ray-python",
-                                 ray_python], cwd=ws, capture_output=True, text=True, timeout=300, env=env)
+                                 ray_python, "--keep"], cwd=ws, capture_output=True, text=True, timeout=300, env=env)
     print(f"eval --ray: {time.monotonic() - t0:.1f} s")
     check(local.returncode == 0 and ray.returncode == 0,
           f"eval locally and on Ray: exit 0 both (got {local.returncode}, {ray.returncode}) {ray.stderr[-400:]}")
@@ -239,6 +239,13 @@ def eval_on_ray(port_check, ws, fake, ray_python, address):
     def entries(cache):
         folder = os.path.join(ws, cache, "results")
         return sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    # The stand-in logs each start of the interpreter beside the port (starts.log): the driver's own scoring,
+    # in the scratch folder --keep leaves, started none (every compile and run on both platforms replayed).
+    scratch = [d for d in os.listdir(os.path.join(ws, "eval-ray", "eval")) if d.startswith("softmax_rows-ray-")]
+    starts = [os.path.join(ws, "eval-ray", "eval", d, "projects", "softmax_rows", "starts.log") for d in scratch]
+    check(len(scratch) == 1 and not os.path.exists(starts[0]),
+          f"the driver replayed the worker's compiles and runs, starting no interpreter: {scratch} "
+          f"{open(starts[0]).read() if scratch and os.path.exists(starts[0]) else ''}")
     check(len(entries("eval-ray")) == len(entries("eval-local")) > 0,
           f"the worker's compiles were the driver's replays: {len(entries('eval-ray'))} cache entries, "
           f"{len(entries('eval-local'))} locally")

@@ -55,7 +55,9 @@ std::string rayPython(const std::optional<std::string>& option, const std::funct
 }
 
 std::vector<std::string> rayCommonArgs(const Session& session, const CommonOptions& options) {
-  std::vector<std::string> args = {"--color", "never", "--platform", std::string(toString(session.platform))};
+  // The platform only when the driver's command line names one: eval without --platform verifies on both.
+  std::vector<std::string> args = {"--color", "never"};
+  if (options.platform) args.insert(args.end(), {"--platform", std::string(toString(*options.platform))});
   if (session.toolchain.found) {
     args.insert(args.end(), {"--pypto", session.toolchain.pypto_root.string(), "--python", session.toolchain.python});
   } else {

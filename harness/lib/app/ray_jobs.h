@@ -54,7 +54,7 @@ std::string rayPython(const std::optional<std::string>& option, const std::funct
 RayOutcome runRayJobs(const RaySubmission& submission, const std::vector<RayJob>& jobs);
 
 // The options of the driver's command line every job repeats, with the toolchain the driver resolved:
-// --platform, --pypto, --python, --config, --pto-isa, --no-kernel-compile.
+// --platform (when given), --pypto, --python, --config, --pto-isa, --no-kernel-compile.
 std::vector<std::string> rayCommonArgs(const Session& session, const CommonOptions& options);
 
 }  // namespace portcheck

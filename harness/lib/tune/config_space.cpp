@@ -59,6 +59,7 @@ bool isCurrent(const Config& config, const std::vector<Knob>& knobs) {
 std::optional<Config> parseConfig(const std::string& text) {
   Config config;
   if (text == "current") return config;
+  if (!text.empty() && text.back() == ',') return std::nullopt;
   std::size_t from = 0;
   while (from < text.size()) {
     std::size_t comma = text.find(',', from);
