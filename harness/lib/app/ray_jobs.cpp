@@ -102,6 +102,8 @@ RayOutcome runRayJobs(const RaySubmission& submission, const std::vector<RayJob>
   p.timeout = submission.timeout;
   ProcessResult r = runProcess(p);
   outcome.seconds = r.seconds;
+  const std::string result_text = rayFileText(result_path);
+  fs::remove_all(work_dir, ec);  // the spec holds the driver's environment: not left in the cache
   const std::string said = lastLinesOfRay(r.output);
   const std::string where = "--ray-python / PORTCHECK_RAY_PYTHON (now " + submission.python + ")";
   if (!r.started) {
@@ -126,9 +128,9 @@ RayOutcome runRayJobs(const RaySubmission& submission, const std::vector<RayJob>
                       std::string(": ") + (said.empty() ? "no output" : said);
       return outcome;
   }
-  json result = json::parse(rayFileText(result_path), nullptr, false);
+  json result = json::parse(result_text, nullptr, false);
   if (!result.is_object() || !result.contains("results") || result["results"].size() != jobs.size()) {
-    outcome.error = "the Ray driver left no result for every job in " + result_path.string();
+    outcome.error = "the Ray driver left no result for every job (" + result_path.string() + ")";
     return outcome;
   }
   for (const json& j : result["results"])
