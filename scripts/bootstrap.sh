@@ -46,3 +46,16 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
+
+# Ray from PyPI for the scale-out tests (tests/ray/, docs/scale-out.md), in a virtual environment outside
+# the tree where `port-check --ray` looks by default: ~280 MB, about 15 s on this machine. Not fatal: without
+# it the Ray tests skip and say why.
+ray_version=2.60.0
+ray_venv=${XDG_CACHE_HOME:-$HOME/.cache}/port-check/ray-venv
+if [ "$("$ray_venv/bin/python" -c 'import ray; print(ray.__version__)' 2>/dev/null)" != "$ray_version" ]; then
+  echo "bootstrap: installing ray==$ray_version into $ray_venv"
+  if ! { python3 -m venv "$ray_venv" && "$ray_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+           "ray==$ray_version"; }; then
+    echo "bootstrap: could not install ray==$ray_version into $ray_venv (no PyPI?); the Ray tests will skip" >&2
+  fi
+fi

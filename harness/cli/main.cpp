@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <tuple>
 
 #include "app/commands.h"
 #include "man_page.h"
@@ -110,6 +111,11 @@ int main(int argc, char** argv) {
                      "Also run up to N mutants of each port that passes (one store dropped or one operation "
                      "changed) through its contract on the first platform: one that passes is GOLD024")
       ->check(CLI::Range(1, 1000));
+  for (CLI::App* sub : {lint, check, verify})
+    sub->add_option("--shard", options.shard,
+                    "Check only shard I of N (counted from 1): the projects and files whose workspace-relative path "
+                    "hashes to it, so N CI jobs split one run (docs/scale-out.md)")
+        ->option_text("I/N");
   EvalOptions eval_options;
   auto* eval = common(app.add_subcommand(
       "eval", "Score an agent's attempt at a porting task of evals/tasks/ with the task's own reference (docs/evals.md)"));
@@ -119,6 +125,7 @@ int main(int argc, char** argv) {
   eval->add_option("--attempts", eval_options.attempts, "Folder of attempts, one per task, named as the task")
       ->option_text("DIR");
   eval->add_flag("--keep", eval_options.keep, "Keep the scratch workspace under <cache-dir>/eval/");
+  eval->add_option("--scratch-id", eval_options.scratch_id, "")->group("");  // a Ray job's scratch folder, named by its driver
   CompileOptions compile_options;
   check->add_flag("--run", compile_options.run, "Also run on the simulator and compare with the golden (docs/run-stage.md)");
   for (CLI::App* sub : {check, compile, run, verify, eval}) {
@@ -215,6 +222,21 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   tune->add_flag("--no-prune", tune_options.no_prune,
                  "Compile the configurations the estimate prunes as well (to measure what pruning saves)");
+  tune->add_option("--only", tune_options.only,
+                   "Evaluate this one configuration (NAME=VALUE,... for every knob, or current: the port as it is), "
+                   "compiled and run as asked whatever the screen says: what each Ray job of --ray runs")
+      ->option_text("CONFIG");
+  for (auto [sub, ray, python] : {std::tuple{tune, &tune_options.ray, &tune_options.ray_python},
+                                  std::tuple{eval, &eval_options.ray, &eval_options.ray_python}}) {
+    sub->add_option("--ray", *ray,
+                    "Run the compile-and-simulate jobs as tasks on the Ray cluster at ADDR (host:port of its head, or "
+                    "auto); port-check stays the driver and replays their results from the cache (docs/scale-out.md)")
+        ->option_text("ADDR|auto");
+    sub->add_option("--ray-python", *python,
+                    "Python with ray for --ray (default: PORTCHECK_RAY_PYTHON, else the venv scripts/bootstrap.sh "
+                    "makes, ~/.cache/port-check/ray-venv, else python3)")
+        ->option_text("PYTHON");
+  }
   McpOptions mcp_options;
   auto* mcp = common(app.add_subcommand("mcp", "Serve the tools to coding agents over the Model Context Protocol (stdio)"));
   mcp->add_option("--root", mcp_options.roots,
@@ -249,7 +271,13 @@ int main(int argc, char** argv) {
       std::cout << cli::manPage(app, PORTCHECK_VERSION, man_page_date);
       return kExitClean;
     }
-    if (*lint && (lint_git.staged || !lint_git.changed_since.empty())) return runLintChanges(options, lint_git, paths, io);
+    if (*lint && (lint_git.staged || !lint_git.changed_since.empty())) {
+      if (options.shard) {
+        std::cerr << "port-check: error: --shard splits the paths named; it does not combine with --staged or --changed-since\n";
+        return kExitToolError;
+      }
+      return runLintChanges(options, lint_git, paths, io);
+    }
     if (*lint && paths.empty()) {
       std::cerr << "port-check: error: lint needs PATH..., --staged or --changed-since REV\n";
       return kExitToolError;

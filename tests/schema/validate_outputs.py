@@ -42,8 +42,8 @@ def make_workspace(root):
     write("port-check.json", '{"options": {"ledger.max_attempts": 2}}\n')
 
 
-def run(binary, cwd, fmt, paths, command="check"):
-    proc = subprocess.run([binary, command, "--format", fmt, *paths], cwd=cwd, capture_output=True, text=True)
+def run(binary, cwd, fmt, paths, command="check", extra=()):
+    proc = subprocess.run([binary, command, "--format", fmt, *extra, *paths], cwd=cwd, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"port-check exited {proc.returncode}: {proc.stderr}")
     return json.loads(proc.stdout)
@@ -123,6 +123,22 @@ def main():
             else:
                 passed += 1
                 print(f"ok   {name}")
+        # One shard of a CI matrix (--shard): its SARIF log names its own category for code scanning.
+        for shard in ("1/2", "2/2"):
+            doc = run(args.port_check, ws, "sarif", ["projects"], command="lint", extra=("--shard", shard))
+            errors = [e.message for e in jsonschema.Draft4Validator(sarif_schema).iter_errors(doc)]
+            want = f"port-check/lint/shard-{shard.replace('/', '-of-')}/"
+            got = doc["runs"][0].get("automationDetails", {}).get("id")
+            if got != want:
+                errors.append(f"expected runAutomationDetails.id {want}, got {got}")
+            if errors:
+                failed += 1
+                print(f"FAIL sarif log of shard {shard}")
+                for e in errors[:10]:
+                    print(f"  {e}")
+            else:
+                passed += 1
+                print(f"ok   sarif log of shard {shard}")
         # port-check report: the schedule rows (the check above leaves them empty).
         doc = run(args.port_check, ws, "json", ["projects/sched"], command="report")
         errors = [e.message for e in jsonschema.Draft7Validator(report_schema).iter_errors(doc)]

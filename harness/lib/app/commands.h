@@ -59,6 +59,9 @@ struct EvalOptions {
   std::optional<std::string> set;       // --set DIR: every task under DIR ...
   std::optional<std::string> attempts;  // --attempts DIR: ... each scored against DIR/<task>
   bool keep = false;                    // --keep: leave the scratch workspace under <cache>/eval/
+  std::optional<std::string> scratch_id;  // hidden --scratch-id: <cache>/eval/<task>-ID instead of the pid (Ray jobs)
+  std::optional<std::string> ray;         // --ray ADDR|auto: each attempt scored as a Ray task (docs/scale-out.md)
+  std::optional<std::string> ray_python;  // --ray-python: the interpreter with ray (else PORTCHECK_RAY_PYTHON, ...)
 };
 // port-check eval TASK ATTEMPT | --set DIR --attempts DIR: each attempt scored with its task's reference and
 // contract on the simulators, its estimated device time against the task's naive form, and its ledger.
@@ -195,6 +198,9 @@ struct TuneOptions {
   bool no_prune = false;                 // --no-prune: compile the pruned too (bench: what pruning saves)
   std::optional<std::string> html;       // --html FILE: the plot and the ranked table
   std::vector<std::string> assume;       // --assume NAME=VALUE: run-time values for the estimated time
+  std::optional<std::string> only;       // --only NAME=V,...: this one configuration, compiled (and run) unscreened
+  std::optional<std::string> ray;        // --ray ADDR|auto: the compiles and runs as Ray tasks (docs/scale-out.md)
+  std::optional<std::string> ray_python; // --ray-python: the interpreter with ray (else PORTCHECK_RAY_PYTHON, ...)
 };
 int runTune(const CommonOptions& options, const TuneOptions& tune, const std::vector<std::string>& paths, const Io& io);
 

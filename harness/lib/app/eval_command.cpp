@@ -8,6 +8,7 @@
 
 #include "app/commands.h"
 #include "app/json_report_run.h"
+#include "app/ray_jobs.h"
 #include "core/elapsed.h"
 #include "evals/eval_score.h"
 #include "evals/eval_workspace.h"
@@ -47,7 +48,8 @@ evals::EvalResult scoreOne(const evals::EvalTask& task, const fs::path& attempt,
   }
   const fs::path cache = compile.cache_dir ? fs::absolute(*compile.cache_dir)
                                            : session.workspace.root / ".port-check-cache";
-  const fs::path scratch = cache / "eval" / (task.name + "-" + std::to_string(::getpid()));
+  // Named by the process, or by the Ray driver (--scratch-id), so its workers' compiles are the driver's replays.
+  const fs::path scratch = cache / "eval" / (task.name + "-" + eval.scratch_id.value_or(std::to_string(::getpid())));
   evals::ScratchWorkspace ws = evals::makeScratchWorkspace(task, attempt, scratch, session.workspace.root / "pypto-lib");
   if (ws.root.empty()) {
     none.verdict = "error";
@@ -116,6 +118,34 @@ int runEval(const CommonOptions& options, const CompileOptions& compile, const E
   }
 
   std::vector<evals::EvalResult> results;
+  EvalOptions scoring = eval;
+  if (eval.ray) {
+    // Each attempt scored by `port-check eval` as a Ray task first, in the scratch folder the driver names; the
+    // loop below then scores it again here, its compiles and passed runs replayed from the cache.
+    const fs::path cache = fs::absolute(compile.cache_dir ? fs::path(*compile.cache_dir)
+                                                          : session.workspace.root / ".port-check-cache");
+    scoring.scratch_id = "ray-" + std::to_string(::getpid());
+    RaySubmission ray;
+    ray.address = *eval.ray;
+    ray.python = rayPython(eval.ray_python, io.getenv);
+    ray.cwd = options.cwd;
+    ray.cache_root = cache;
+    std::vector<RayJob> ray_jobs;
+    for (const auto& [task_dir, attempt, display] : jobs) {
+      RayJob job{display, rayCommonArgs(session, options)};
+      job.args.insert(job.args.end(), {"--format", "json", "eval", task_dir.string(), attempt.string(), "--cache-dir",
+                                       cache.string(), "--scratch-id", *scoring.scratch_id});
+      if (compile.timeout_seconds) job.args.insert(job.args.end(), {"--timeout", std::to_string(*compile.timeout_seconds)});
+      if (compile.no_cache) job.args.push_back("--no-cache");
+      ray_jobs.push_back(std::move(job));
+    }
+    if (options.progress) options.progress("scoring " + std::to_string(ray_jobs.size()) + " attempt(s) on Ray at " + ray.address);
+    RayOutcome o = runRayJobs(ray, ray_jobs);
+    if (!o.ok) {
+      io.err << "port-check: error: --ray: " << o.error << "\n";
+      return kExitToolError;
+    }
+  }
   for (const auto& [task_dir, attempt, display] : jobs) {
     evals::LoadedTask loaded = evals::loadEvalTask(task_dir);
     if (!loaded.task) {
@@ -123,7 +153,7 @@ int runEval(const CommonOptions& options, const CompileOptions& compile, const E
       return kExitToolError;
     }
     if (options.progress) options.progress("scoring " + display + " against task " + loaded.task->name);
-    results.push_back(scoreOne(*loaded.task, attempt, display, session, options, compile, eval, io));
+    results.push_back(scoreOne(*loaded.task, attempt, display, session, options, compile, scoring, io));
   }
 
   int passed = 0, errors = 0;

@@ -5,6 +5,7 @@
 #include "app/lint_stage_runner.h"
 #include "app/record_attempts.h"
 #include "app/run_stage_runner.h"
+#include "app/shard_option.h"
 #include "clangcheck/kernel_compile.h"
 #include "compiler/compile_cache.h"
 #include "core/elapsed.h"
@@ -58,6 +59,7 @@ int runLint(const CommonOptions& options, const std::vector<std::string>& paths,
   Session session = openSession(options, io);
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  if (std::optional<int> done = applyShardOption(options, "lint", session, targets, report, io)) return *done;
   lintInto(report, session, options, targets, cache);
   kernelCompileInto(report, session, options, io);
   report.run.seconds = secondsSince(start);
@@ -70,6 +72,7 @@ int runCheck(const CommonOptions& options, const std::vector<std::string>& paths
   Session session = openSession(options, io);
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  if (std::optional<int> done = applyShardOption(options, "check", session, targets, report, io)) return *done;
   lintInto(report, session, options, targets, CacheOptions{compile.cache_dir, compile.no_cache});
   kernelCompileInto(report, session, options, io);
   // The compile stage runs when the toolchain is found; otherwise TOOL003 says why it was skipped.

@@ -40,6 +40,7 @@ struct CommonOptions {
   ToolchainOptions toolchain;              // --pypto, --python
   clangcheck::KernelCompileOptions kernel_compile;  // --pto-isa, --clang, --no-kernel-compile
   std::filesystem::path cwd;               // where relative paths are resolved
+  std::optional<std::string> shard;        // --shard I/N of check, lint, verify (app/shard_option.h)
   const std::atomic<bool>* cancel = nullptr;        // set by an MCP cancellation: compiles and runs stop (TOOL006)
   std::function<void(const std::string&)> progress; // told as each program is compiled or run (MCP progress)
 };

@@ -19,6 +19,7 @@
 #include "app/assume_option.h"
 #include "app/commands.h"
 #include "app/compile_stage_runner.h"
+#include "app/ray_jobs.h"
 #include "app/record_attempts.h"
 #include "compiler/compile_stage.h"
 #include "core/atomic_file.h"
@@ -72,6 +73,10 @@ struct ProjectTune {
   std::vector<std::string> shared;      // "KNOB in FILE": a knob a pypto-lib block assigns too
   std::vector<std::string> applied;     // files --apply wrote
   std::string apply_note;
+  // --ray: the jobs the cluster ran, the compiles the driver then replayed from the cache, the seconds.
+  std::size_t ray_jobs = 0, ray_replayed = 0, ray_compiles = 0, ray_failed = 0;
+  double ray_seconds = 0;
+  std::string ray_first_failure;  // what the first job that exited 2 (or was killed) said
 };
 
 void compileConfig(const Session& session, const Project& project, tune::Screened& s, CompiledConfig& out,
@@ -162,7 +167,51 @@ struct TuneRun {
   int jobs = 1;
   std::chrono::milliseconds run_timeout{600000};
   cost::Env assumed;  // --assume: run-time values for the estimated device time
+  std::optional<tune::Config> only;     // --only: this configuration alone
+  std::optional<RaySubmission> ray;     // --ray: compiles and runs as Ray tasks
+  std::vector<std::string> job_args;    // what every Ray job's port-check command line starts with
+  std::vector<std::string> job_tune_args;  // and the tune options it repeats (--cache-dir, --timeout, --assume)
 };
+
+// One Ray job: `port-check tune PROJECT --only CONFIG` on a worker, compiled (and with `run`, run), its
+// result left in the cache for the driver to replay.
+RayJob tuneJob(const TuneRun& run, const Project& project, const tune::Config& config, bool with_run) {
+  std::string only;
+  for (const auto& [name, value] : config) only += (only.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  if (only.empty()) only = "current";  // a port without knobs
+  RayJob job{(with_run ? "run " : "compile ") + tune::label(config), run.job_args};
+  job.args.insert(job.args.end(), {"tune", run.session.workspace.relative(project.dir), "--only=" + only, "--run",
+                                   with_run ? "1" : "0", "--jobs", "1", "--format", "json"});
+  job.args.insert(job.args.end(), run.job_tune_args.begin(), run.job_tune_args.end());
+  return job;
+}
+
+// Runs the jobs on the cluster; false (with the project's problem set) when they could not all run.
+bool runOnRay(const TuneRun& run, ProjectTune& t, const std::vector<RayJob>& jobs, std::vector<RayJobResult>& results) {
+  if (jobs.empty()) return true;
+  RayOutcome o = runRayJobs(*run.ray, jobs);
+  t.ray_jobs += jobs.size();
+  t.ray_seconds += o.seconds;
+  if (!o.ok) {
+    t.problem = "--ray: " + o.error;
+    return false;
+  }
+  results = std::move(o.results);
+  for (const RayJobResult& r : results)
+    if (r.exit_code != 0 && r.exit_code != 1) {  // the job could not do its job: the driver's replay will
+      if (t.ray_failed++ == 0) t.ray_first_failure = r.id + ": exit " + std::to_string(r.exit_code) + ": " + r.err;
+    }
+  return true;
+}
+
+// The golden a worker's `tune --only --run 1` reported, from its JSON; null when it reported none.
+json workerGolden(const RayJobResult& r) {
+  json doc = json::parse(r.out, nullptr, false);
+  if (!doc.is_object() || doc.value("projects", json::array()).empty()) return nullptr;
+  const json& p = doc["projects"][0];
+  if (p.value("configs", json::array()).empty()) return nullptr;
+  return p["configs"][0].value("golden", json(nullptr));
+}
 
 ProjectTune tuneProject(const TuneRun& run, const Project& project) {
   const Session& session = run.session;
@@ -189,7 +238,26 @@ ProjectTune tuneProject(const TuneRun& run, const Project& project) {
     for (const dsl::FileModel& f : model.files)
       if (std::find(own.begin(), own.end(), f.path) == own.end())
         if (const dsl::Constant* c = f.constant(k.name); c && !c->imported) t.shared.push_back(k.name + " in " + f.path);
-  if (t.knobs.empty()) {
+  if (run.only) {
+    // --only: the one configuration a driver's Ray job asked for, compiled (and run) whatever the screen says;
+    // `current` is the port as it is.
+    tune::Config only = *run.only;
+    if (only.empty())
+      for (const tune::Knob& k : t.knobs) only[k.name] = k.current;
+    for (const auto& [name, value] : only)
+      if (std::none_of(t.knobs.begin(), t.knobs.end(), [&](const tune::Knob& k) { return k.name == name; })) {
+        t.problem = "--only names " + name + ", which is not a knob of the port";
+        return t;
+      }
+    if (only.size() != t.knobs.size()) {
+      t.problem = "--only must give every knob of the port a value";
+      return t;
+    }
+    t.strategy = "one configuration (--only)";
+    t.grid_size = 1;
+    t.configs.push_back(tune::screen(files, only, session.platform, own, run.assumed));
+    t.configs.back().current = tune::isCurrent(only, t.knobs);
+  } else if (t.knobs.empty()) {
     // Nothing to search: the port as it is is still screened, compiled and run, so every port gets its row.
     t.note = "no knob: no TUNABLES declaration, and no constant the port (or a pypto-lib stage it calls) divides an "
              "extent by to propose; only the port as it is was evaluated (docs/tune.md)";
@@ -206,22 +274,69 @@ ProjectTune tuneProject(const TuneRun& run, const Project& project) {
     t.grid_size = found.grid_size;
     t.configs = std::move(found.configs);
   }
-  tune::pruneUnderUsed(t.configs);
+  if (!run.only) tune::pruneUnderUsed(t.configs);
   tune::rank(t.configs);
   if (!run.settings) return t;
 
   // The port as it is (the baseline) and the best survivors, compiled in parallel.
   std::vector<std::size_t> chosen;
   for (std::size_t i = 0; i < t.configs.size(); ++i)
-    if ((t.configs[i].pruned.empty() || run.options.no_prune) &&
+    if ((t.configs[i].pruned.empty() || run.options.no_prune || run.only) &&
         (t.configs[i].current || chosen.size() < run.options.max_compiles)) {
       chosen.push_back(i);
       t.compiled[t.configs[i].config];  // every entry made before the workers start
     }
+  if (run.ray) {  // the compiles on the cluster first; the loop below replays them from the cache
+    std::vector<RayJob> jobs;
+    std::vector<RayJobResult> results;
+    for (std::size_t i : chosen) jobs.push_back(tuneJob(run, project, t.configs[i].config, false));
+    if (!runOnRay(run, t, jobs, results)) return t;
+  }
   parallelFor(chosen, run.jobs, [&](std::size_t i) {
     compileConfig(session, project, t.configs[i], t.compiled.at(t.configs[i].config), *run.settings);
   });
+  if (run.ray)
+    for (std::size_t i : chosen) {
+      t.ray_compiles += 1;
+      t.ray_replayed += t.configs[i].cached;
+    }
   tune::rank(t.configs);
+  if (run.ray) {
+    // The goldens in batches on the cluster: the next K - passed of the best that compiled cleanly and have not
+    // run, all at once, then replayed in rank order (a pass from the run cache; a failure, which the run cache
+    // does not keep, as the worker reported it). The batch never holds more than the local loop would run, so
+    // the same configurations run and the ranking is the local one.
+    std::size_t passed = 0;
+    while (passed < run.options.run_best) {
+      std::vector<std::size_t> batch;
+      for (std::size_t i = 0; i < t.configs.size() && batch.size() < run.options.run_best - passed; ++i) {
+        auto c = t.compiled.find(t.configs[i].config);
+        if (!t.configs[i].ran && tune::verdictOf(t.configs[i]) == tune::Verdict::CompiledCleanly &&
+            c != t.compiled.end() && c->second.target)
+          batch.push_back(i);
+      }
+      if (batch.empty()) break;
+      std::vector<RayJob> jobs;
+      std::vector<RayJobResult> results;
+      for (std::size_t i : batch) jobs.push_back(tuneJob(run, project, t.configs[i].config, true));
+      if (!runOnRay(run, t, jobs, results)) return t;
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        tune::Screened& s = t.configs[batch[k]];
+        const json g = workerGolden(results[k]);
+        if (g.is_object() && g.value("status", "") != "passed") {
+          s.ran = true;
+          s.golden = g.value("status", "error");
+          s.golden_detail = g.value("detail", "");
+          s.sim_seconds = g.value("seconds", 0.0);
+        } else {
+          runConfig(session, s, t.compiled.at(s.config), *run.settings, run.run_timeout);
+        }
+        passed += s.golden == "passed";
+      }
+    }
+    tune::rank(t.configs);
+    return t;
+  }
   // The golden for the best that compiled cleanly, one at a time (the simulator uses every core), until
   // K have passed: a configuration that compiles but computes a wrong result does not use up the K.
   std::size_t passed = 0;
@@ -320,6 +435,10 @@ json toJson(const ProjectTune& t, Platform platform) {
   if (!t.note.empty()) j["note"] = t.note;
   if (!t.shared.empty()) j["shared_with_blocks"] = t.shared;
   if (!t.apply_note.empty()) j["apply"] = {{"note", t.apply_note}, {"files", t.applied}};
+  if (t.ray_jobs)
+    j["ray"] = {{"jobs", t.ray_jobs}, {"compiles", t.ray_compiles}, {"replayed", t.ray_replayed},
+                {"seconds", std::round(t.ray_seconds * 10.0) / 10.0}, {"failed_jobs", t.ray_failed}};
+  if (t.ray_failed) j["ray"]["first_failure"] = t.ray_first_failure;
   return j;
 }
 
@@ -367,6 +486,15 @@ void printText(const ProjectTune& t, Platform platform, std::ostream& out) {
   const Counts n = countsOf(t);
   out << "  " << n.pruned << " of " << t.configs.size() << " pruned by the estimate (compiles saved), " << n.compiled
       << " compiled, " << n.ran << " run" << (t.compile_note.empty() ? "" : " (" + t.compile_note + ")") << "\n";
+  if (t.ray_jobs) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", t.ray_seconds);
+    out << "  ray: " << t.ray_jobs << " job(s) on the cluster in " << secs << " s; " << t.ray_replayed << " of "
+        << t.ray_compiles << " compiles replayed from the cache\n";
+    if (t.ray_failed)
+      out << "  ray: " << t.ray_failed << " job(s) could not do their job on the worker (done here instead); first: "
+          << t.ray_first_failure << "\n";
+  }
   if (const tune::Screened* pick = pickOf(t)) out << "  pick: " << tune::label(pick->config) << "\n";
   for (const std::string& sh : t.shared) out << "  note: the knob " << sh << " is set there too in every configuration\n";
   if (!t.apply_note.empty()) out << "  " << t.apply_note << "\n";
@@ -390,11 +518,28 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
     io.err << "port-check: error: --assume takes NAME=INTEGER, got '" << bad_assumption << "'\n";
     return kExitToolError;
   }
+  std::optional<tune::Config> only;
+  if (tune_options.only && !(only = tune::parseConfig(*tune_options.only))) {
+    io.err << "port-check: error: --only takes NAME=INTEGER[,NAME=INTEGER...] or current, got '" << *tune_options.only
+           << "'\n";
+    return kExitToolError;
+  }
+  if (tune_options.ray && (only || tune_options.apply || !tune_options.compile)) {
+    io.err << "port-check: error: --ray sends the compiles and runs to a Ray cluster: it needs the compile (not "
+              "--no-compile), and does not combine with --only or --apply (apply the pick of a Ray tune afterwards: "
+              "the tune again with --apply replays every compile from the cache)\n";
+    return kExitToolError;
+  }
   Session session = openSession(options, io);
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
   for (const Diagnostic& d : targets.problems) io.err << "port-check: error: " << d.message << "\n";
   if (!targets.problems.empty() || targets.projects.empty()) {
     if (targets.projects.empty()) io.err << "port-check: error: tune works on projects (a folder with pypto_src/)\n";
+    return kExitToolError;
+  }
+  if (tune_options.ray && !session.toolchain.found) {
+    io.err << "port-check: error: --ray needs the PyPTO toolchain the jobs compile with: " << session.toolchain.why_not
+           << "\n";
     return kExitToolError;
   }
   // The compiler, when asked for and found: each survivor compiled in its own copy of the port.
@@ -414,7 +559,21 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
   run.assumed = *assumed;
   run.jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   run.run_timeout = std::chrono::seconds(timeoutSeconds(scratch, session, tune_options.timeout_seconds, "run.timeout", 600));
-  const fs::path cache = cacheRoot(session, options, tune_options.cache_dir);
+  const fs::path cache = fs::absolute(cacheRoot(session, options, tune_options.cache_dir));
+  run.only = only;
+  if (tune_options.ray) {
+    RaySubmission ray;
+    ray.address = *tune_options.ray;
+    ray.python = rayPython(tune_options.ray_python, io.getenv);
+    ray.cwd = session.workspace.root;
+    ray.cache_root = cache;
+    run.ray = ray;
+    run.job_args = rayCommonArgs(session, options);
+    std::vector<std::string>& more = run.job_tune_args;
+    more.insert(more.end(), {"--cache-dir", cache.string()});
+    if (tune_options.timeout_seconds) more.insert(more.end(), {"--timeout", std::to_string(*tune_options.timeout_seconds)});
+    for (const std::string& a : tune_options.assume) more.insert(more.end(), {"--assume", a});
+  }
   json all = json::array();
   bool any_problem = false;
   for (const Project& p : targets.projects) {
@@ -422,10 +581,12 @@ int runTune(const CommonOptions& options, const TuneOptions& tune_options, const
     t.compile_note = compile_note;
     if (tune_options.apply && t.problem.empty()) applyPick(session, p, t);
     any_problem |= !t.problem.empty() || (tune_options.apply && t.apply_note.rfind("not applied", 0) == 0);
+    if (!t.problem.empty()) io.err << "port-check: error: " << p.name << ": " << t.problem << "\n";
     json j = toJson(t, session.platform);
-    // The last tune of the project on this platform, for port-check report's page.
+    // The last tune of the project on this platform, for port-check report's page (not a Ray job's one configuration).
     std::string error;
-    writeFileAtomically(cache / "tune" / p.name / (std::string(toString(session.platform)) + ".json"), j.dump(1), error, true);
+    if (!only)
+      writeFileAtomically(cache / "tune" / p.name / (std::string(toString(session.platform)) + ".json"), j.dump(1), error, true);
     if (options.format != Format::Json) printText(t, session.platform, io.out);
     all.push_back(std::move(j));
   }

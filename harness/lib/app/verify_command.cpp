@@ -8,6 +8,7 @@
 #include "app/mutation_check.h"
 #include "app/record_attempts.h"
 #include "app/run_stage_runner.h"
+#include "app/shard_option.h"
 #include "core/elapsed.h"
 
 namespace portcheck {
@@ -37,6 +38,7 @@ int runVerify(const CommonOptions& options, const CompileOptions& compile, const
   Session session = openSession(options, io);
   Report report;
   Targets targets = collectTargets(session.workspace, options.cwd, paths);
+  if (std::optional<int> done = applyShardOption(options, "verify", session, targets, report, io)) return *done;
   lintInto(report, session, options, targets, CacheOptions{compile.cache_dir, compile.no_cache});
   const std::vector<Platform> platforms = verifyPlatforms(options);
   for (Platform platform : platforms) {

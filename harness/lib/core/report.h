@@ -233,6 +233,7 @@ struct RunInfo {
   std::vector<StageStatus> stages;
   std::vector<std::string> files;  // every file checked, workspace-relative
   double seconds = 0;
+  std::string automation_id;       // SARIF runAutomationDetails.id of a --shard run; empty otherwise
 };
 
 struct Report {

@@ -138,6 +138,8 @@ std::string emitSarif(const Report& report, const EmitOptions& options) {
               {"results", results},
               {"properties", {{"platform", report.run.platform}, {"toolchain", report.run.toolchain},
                               {"catalogueVersion", report.run.catalogue_version}}}};
+  // One shard of a CI matrix (--shard): its own category, so code scanning merges the shards' logs.
+  if (!report.run.automation_id.empty()) run["automationDetails"] = {{"id", report.run.automation_id}};
   json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", json::array({run})}};

@@ -56,4 +56,28 @@ bool isCurrent(const Config& config, const std::vector<Knob>& knobs) {
   return true;
 }
 
+std::optional<Config> parseConfig(const std::string& text) {
+  Config config;
+  if (text == "current") return config;
+  if (!text.empty() && text.back() == ',') return std::nullopt;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t comma = text.find(',', from);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string item = text.substr(from, comma - from);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) return std::nullopt;
+    try {
+      std::size_t used = 0;
+      const std::string value = item.substr(eq + 1);
+      config[item.substr(0, eq)] = std::stoll(value, &used);
+      if (used != value.size()) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    from = comma + 1;
+  }
+  return config;
+}
+
 }  // namespace portcheck::tune

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,8 @@ std::string label(const Config& config);
 
 // Whether `config` is the port as it is (every knob at its current value).
 bool isCurrent(const Config& config, const std::vector<Knob>& knobs);
+// "NAME=V,NAME=V" (tune --only) as a configuration; "current" (an empty map) is the port as it is. nullopt
+// when malformed.
+std::optional<Config> parseConfig(const std::string& text);
 
 }  // namespace portcheck::tune
