@@ -3,7 +3,9 @@
 // create_full_put_path, or bazel-remote, serve it. 404 is a miss; any other failure is an error.
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <mutex>
+#include <string>
 
 #include "store/store_backend.h"
 

@@ -4,6 +4,8 @@
 
 #include <sys/time.h>
 
+#include <string>
+
 #include "store/store_backend.h"
 
 namespace portcheck::store {

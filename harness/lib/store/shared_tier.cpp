@@ -1,5 +1,6 @@
 #include "store/shared_tier.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -119,6 +120,7 @@ class RemoteTier : public std::enable_shared_from_this<RemoteTier> {
   }
 
   const RemoteUrl& url() const { return url_; }
+  bool disabled() const { return disabled_; }
 
  private:
   void writeBehind() {
@@ -197,7 +199,8 @@ void configureSharedCache(const SharedCacheSettings& settings) {
   std::shared_ptr<RemoteTier> old;
   {
     std::lock_guard lock(c.mutex);
-    const bool keep = sameRemote(c.settings, settings) && c.remote;
+    // A store turned off in an earlier run of this process (an MCP server) is tried again.
+    const bool keep = sameRemote(c.settings, settings) && c.remote && !c.remote->disabled();
     c.settings = settings;
     if (keep) return;
     old = std::move(c.remote);

@@ -25,8 +25,9 @@ class Demo:
         return x
 )";
 
-json cacheStats(const fs::path& ws, const std::string& cache_dir) {
-  test::CommandResult r = test::runBinary("cache stats --format json --cache-dir " + cache_dir, ws);
+json cacheStats(const fs::path& ws, const std::string& cache_dir, const std::string& env = "") {
+  test::CommandResult r = test::runShell("cd '" + ws.string() + "' && " + env + PORTCHECK_BINARY +
+                                         " cache stats --format json --cache-dir " + cache_dir);
   EXPECT_EQ(r.exit_code, 0) << r.out;
   return json::parse(r.out, nullptr, false);
 }
@@ -56,7 +57,7 @@ TEST_P(SharedTierProcesses, TwoWritersOfOneKeyLeaveOneIntactEntry) {
             2);  // each either wrote the unit or (when the other was faster) read it
 
   test::CommandResult third = test::runShell("cd '" + ws.string() + "' && " + env + lint + "c3 2>&1");
-  json s3 = cacheStats(ws, "c3");
+  json s3 = cacheStats(ws, "c3", env);
   EXPECT_EQ(s3["stats"]["remote"]["hits"], 1);
   EXPECT_EQ(s3["stats"]["remote"]["rejected"], 0);
   EXPECT_EQ(s3["stats"]["local"]["misses"], 1);

@@ -9,6 +9,7 @@
 #include "store/local_tier.h"
 #include "store/remote_url.h"
 #include "store/shared_tier.h"
+#include "store/store_backend.h"
 #include "test_support.h"
 
 namespace portcheck {
