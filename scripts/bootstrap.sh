@@ -24,6 +24,9 @@ packages=(
   # The sanitizer and libFuzzer runtimes (only a recommendation of clang-19, so not installed without
   # it) and llvm-symbolizer for file:line in sanitizer reports.
   libclang-rt-19-dev llvm-19
+  # The shared cache tier's clients (docs/shared-cache.md), and the real servers its fault tests
+  # start on loopback (tests/unit/store/): they skip, naming the binary, without redis-server or nginx.
+  libhiredis-dev libcurl4-openssl-dev redis-server nginx-light
 )
 # node and npm may come from elsewhere (e.g. NodeSource); Debian's npm only when there is none.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -140,6 +140,12 @@ int main(int argc, char** argv) {
     sub->add_flag("--no-ledger", compile_options.no_ledger,
                   "Do not record this attempt in the projects' ledgers (projects/<name>/.port-check/ledger.jsonl)");
   }
+  CacheCommandOptions cache_options;
+  auto* cache = common(app.add_subcommand("cache", "Show the cache counters per tier (local, remote) or clear the local cache"));
+  cache->add_option("action", cache_options.action, "stats or clear")
+      ->required()
+      ->check(CLI::IsMember({"stats", "clear"}));
+  cache->add_option("--cache-dir", cache_options.cache_dir, "The cache root (default: <workspace>/.port-check-cache)");
   LedgerOptions ledger_options;
   auto* ledger = common(app.add_subcommand(
       "ledger", "Print the attempts check, compile and run recorded for a project, with the loop rules"));
@@ -295,6 +301,7 @@ int main(int argc, char** argv) {
     if (*hook) return runHook(options, hook_options, io);
     if (*report) return runReport(options, report_options, paths, io);
     if (*ledger) return runLedger(options, ledger_options, io);
+    if (*cache) return runCache(options, cache_options, io);
     if (*doctor) return runDoctor(options, doctor_options, io);
     if (*setup) return runSetup(options, setup_options, io);
     if (*mcp) return runMcp(options, mcp_options, std::cin, io);

@@ -78,6 +78,14 @@ struct LedgerOptions {
 // (LOOP) each attempt raised. Text, --format json or --markdown.
 int runLedger(const CommonOptions& options, const LedgerOptions& ledger, const Io& io);
 
+// port-check cache stats | clear [--cache-dir DIR]: the counters of the local and remote cache tiers
+// (hits, misses, bytes; text or --format json), or remove the local entries (docs/shared-cache.md).
+struct CacheCommandOptions {
+  std::string action;                   // "stats" or "clear"
+  std::optional<std::string> cache_dir;  // --cache-dir; else <workspace>/.port-check-cache
+};
+int runCache(const CommonOptions& options, const CacheCommandOptions& cache, const Io& io);
+
 struct RulesOptions {
   std::string id;         // explain one rule
   bool markdown = false;  // print docs/rules.md

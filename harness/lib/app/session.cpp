@@ -1,12 +1,16 @@
 #include "app/options.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <ostream>
 #include <system_error>
 
 #include "core/atomic_file.h"
 #include "lint/stage_suppressions.h"
 #include "rules/catalogue.h"
+#include "store/shared_tier.h"
 
 namespace portcheck {
 
@@ -19,6 +23,40 @@ std::optional<FailOn> parseFailOn(std::string_view t) {
   if (t == "never") return FailOn::Never;
   return std::nullopt;
 }
+
+namespace {
+
+// The shared cache tier of this run: port-check.json's "cache" section, with PORTCHECK_CACHE_REMOTE
+// in place of cache.remote when set (empty: no remote). A bad variable is TOOL004, as a bad file is.
+void setUpSharedCache(Session& s, const Io& io) {
+  store::SharedCacheSettings settings;
+  settings.timeout = std::chrono::milliseconds(s.config.cache.timeout_ms);
+  settings.max_local_bytes = s.config.cache.max_local_bytes;
+  std::optional<std::string> remote = s.config.cache.remote;
+  const char* env = io.getenv ? io.getenv("PORTCHECK_CACHE_REMOTE") : nullptr;
+  if (env) remote = std::string(env);
+  if (remote && !remote->empty()) {
+    std::string error;
+    if (std::optional<store::RemoteUrl> url = store::parseRemoteUrl(*remote, error)) {
+      settings.remote = std::move(*url);
+    } else if (env) {  // the file's value was reported by parseConfig
+      Diagnostic d = makeDiagnostic("TOOL004", "PORTCHECK_CACHE_REMOTE", 0, 0, "PORTCHECK_CACHE_REMOTE: " + error);
+      d.severity = Severity::Error;
+      s.config_problems.push_back(std::move(d));
+    }
+  }
+  store::configureSharedCache(settings);
+  // Commands that end without emitting a report (tune, mcp) still flush and count at exit.
+  static const bool registered = [] {
+    std::atexit([] {
+      for (const std::string& note : store::finishSharedCache()) std::cerr << "port-check: note: " << note << "\n";
+    });
+    return true;
+  }();
+  (void)registered;
+}
+
+}  // namespace
 
 Session openSession(const CommonOptions& options, const Io& io) {
   Session s;
@@ -37,6 +75,7 @@ Session openSession(const CommonOptions& options, const Io& io) {
   if (options.fail_on) s.fail_on = *options.fail_on;
   else if (s.config.fail_on) s.fail_on = parseFailOn(*s.config.fail_on).value_or(FailOn::Error);
   s.toolchain = detectToolchain(s.workspace.root, options.toolchain, io.getenv);
+  setUpSharedCache(s, io);
   return s;
 }
 
@@ -103,6 +142,7 @@ int emitAndExit(Report& report, const Session& session, const CommonOptions& opt
 }
 
 int emitCompleted(const Report& report, const Session& session, const CommonOptions& options, const Io& io) {
+  for (const std::string& note : store::finishSharedCache()) io.err << "port-check: note: " << note << "\n";
   EmitOptions eo;
   eo.color = useColor(options, io);
   eo.doc_base_url = options.doc_base_url;

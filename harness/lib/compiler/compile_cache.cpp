@@ -13,6 +13,7 @@
 #include "compiler/content_hash.h"
 #include "core/cache_json.h"
 #include "core/file_stamp.h"
+#include "store/tiered_entry.h"
 #include "workspace/workspace.h"
 
 namespace portcheck {
@@ -90,7 +91,7 @@ std::string compileCacheKey(const CompileTarget& target, Platform platform, cons
 
 std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, const std::string& key) {
   // Corrupt or from an incompatible port-check: a miss, rewritten after the compile.
-  std::optional<CacheEntry> e = readCacheEntry(entryPath(cache_root, key), kCacheSchema, key);
+  std::optional<CacheEntry> e = store::readTieredEntry(cache_root, entryPath(cache_root, key), "compile", kCacheSchema, key);
   if (!e) return std::nullopt;
   try {
     const json& j = e->json;
@@ -149,7 +150,7 @@ bool storeCachedCompile(const fs::path& cache_root, const std::string& key, cons
   json deps = json::array();
   for (const auto& [path, hash] : o.dependencies) deps.push_back({path, hash});
   j["dependencies"] = deps;
-  return writeFileAtomically(entryPath(cache_root, key), j.dump(1) + "\n", error, /*create_parents=*/true);
+  return store::writeTieredEntry(cache_root, entryPath(cache_root, key), "compile", key, j.dump(1) + "\n", error);
 }
 
 }  // namespace portcheck

@@ -1,6 +1,7 @@
 #include "core/cache_json.h"
 
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace portcheck {
@@ -97,9 +98,14 @@ json cacheEntryJson(int schema, const std::string& key, const std::vector<Diagno
 std::optional<CacheEntry> readCacheEntry(const std::filesystem::path& path, int schema, const std::string& key) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
+  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return parseCacheEntry(text, schema, key);
+}
+
+std::optional<CacheEntry> parseCacheEntry(std::string_view text, int schema, const std::string& key) {
   try {
     CacheEntry e;
-    e.json = json::parse(in);
+    e.json = json::parse(text);
     if (e.json.at("schema").get<int>() != schema || e.json.at("key").get<std::string>() != key) return std::nullopt;
     for (const json& d : e.json.at("diagnostics")) e.diagnostics.push_back(diagnosticFromJson(d));
     for (const json& r : e.json.at("sram")) e.sram.push_back(sramFromJson(r));

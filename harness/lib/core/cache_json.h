@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,5 +28,7 @@ nlohmann::json cacheEntryJson(int schema, const std::string& key, const std::vec
 // The entry at `path` when it parses and was stored under `schema` and `key`; nullopt otherwise
 // (absent, corrupt, truncated, another schema or key): a miss, rewritten by the caller.
 std::optional<CacheEntry> readCacheEntry(const std::filesystem::path& path, int schema, const std::string& key);
+// The same for an entry's text (the shared cache tier verifies what a remote store returned with it).
+std::optional<CacheEntry> parseCacheEntry(std::string_view text, int schema, const std::string& key);
 
 }  // namespace portcheck

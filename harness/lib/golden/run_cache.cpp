@@ -8,6 +8,7 @@
 #include "golden/run_driver.h"
 #include "output/json_model.h"
 #include "process/subprocess.h"
+#include "store/tiered_entry.h"
 
 namespace portcheck {
 
@@ -146,7 +147,7 @@ std::string runCacheKey(const std::string& compile_key, Platform platform, const
 }
 
 std::optional<GoldenRun> loadCachedRun(const fs::path& cache_root, const std::string& key) {
-  std::optional<CacheEntry> e = readCacheEntry(entryPath(cache_root, key), kRunCacheSchema, key);
+  std::optional<CacheEntry> e = store::readTieredEntry(cache_root, entryPath(cache_root, key), "run", kRunCacheSchema, key);
   if (!e) return std::nullopt;
   try {
     GoldenRun g = runFromJson(e->json.at("run"));
@@ -162,7 +163,7 @@ bool storeCachedRun(const fs::path& cache_root, const std::string& key, const Go
   if (run.status != "passed") return true;
   json entry = cacheEntryJson(kRunCacheSchema, key, {}, {});
   entry["run"] = goldenRunToJson(run);
-  return writeFileAtomically(entryPath(cache_root, key), entry.dump(), error, true);
+  return store::writeTieredEntry(cache_root, entryPath(cache_root, key), "run", key, entry.dump(), error);
 }
 
 }  // namespace portcheck

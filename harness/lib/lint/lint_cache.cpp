@@ -12,6 +12,7 @@
 #include "core/file_stamp.h"
 #include "kernel/build_evidence.h"
 #include "rules/catalogue.h"
+#include "store/tiered_entry.h"
 
 namespace portcheck {
 
@@ -81,7 +82,7 @@ std::string lintCacheSlot(const std::string& project, const std::vector<SourceFi
 
 std::optional<LintCacheEntry> loadLintCache(const fs::path& dir, const std::string& slot, const std::string& key) {
   // Corrupt, truncated or another schema: a miss, rewritten after linting.
-  std::optional<CacheEntry> e = readCacheEntry(slotPath(dir, slot), kLintCacheSchema, key);
+  std::optional<CacheEntry> e = store::readTieredEntry(dir.parent_path(), slotPath(dir, slot), "lint", kLintCacheSchema, key);
   if (!e) return std::nullopt;
   return LintCacheEntry{std::move(e->diagnostics), std::move(e->sram)};
 }
@@ -90,7 +91,7 @@ bool storeLintCache(const fs::path& dir, const std::string& slot, const std::str
                     const LintCacheEntry& entry) {
   json j = cacheEntryJson(kLintCacheSchema, key, entry.diagnostics, entry.sram);
   std::string error;
-  return writeFileAtomically(slotPath(dir, slot), j.dump() + "\n", error, /*create_parents=*/true);
+  return store::writeTieredEntry(dir.parent_path(), slotPath(dir, slot), "lint", key, j.dump() + "\n", error);
 }
 
 }  // namespace portcheck

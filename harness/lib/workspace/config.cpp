@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "rules/catalogue.h"
+#include "store/remote_url.h"
 
 namespace portcheck {
 
@@ -117,6 +118,32 @@ struct Parser {
       }
     }
   }
+
+  void cacheSection(const json& j, CacheConfig& cache) {
+    if (!j.is_object()) {
+      problem(Severity::Error,
+              "cache must be an object: {\"remote\": \"redis://HOST:PORT\", \"timeout_ms\": 2000, \"max_local_bytes\": N}");
+      return;
+    }
+    for (const auto& [k, v] : j.items()) {
+      if (k == "remote") {
+        std::string error;
+        if (!v.is_string()) problem(Severity::Error, "cache.remote must be a string (redis://HOST:PORT[/DB] or http://HOST:PORT/PATH/)");
+        else if (!v.get<std::string>().empty() && !store::parseRemoteUrl(v.get<std::string>(), error))
+          problem(Severity::Error, "cache.remote: " + error);
+        else cache.remote = v.get<std::string>();
+      } else if (k == "timeout_ms") {
+        if (v.is_number_integer() && v.get<std::int64_t>() >= 1 && v.get<std::int64_t>() <= 60000)
+          cache.timeout_ms = v.get<int>();
+        else problem(Severity::Error, "cache.timeout_ms must be a whole number of milliseconds in 1..60000");
+      } else if (k == "max_local_bytes") {
+        if (v.is_number_integer() && v.get<std::int64_t>() >= 0) cache.max_local_bytes = v.get<std::uint64_t>();
+        else problem(Severity::Error, "cache.max_local_bytes must be a whole number of bytes, 0 or more (0: unbounded)");
+      } else {
+        problem(Severity::Warning, "cache: unknown key '" + k + "' (ignored)");
+      }
+    }
+  }
 };
 
 }  // namespace
@@ -172,6 +199,8 @@ ConfigLoad parseConfig(const std::string& text, const std::string& display_path)
       for (const auto& [k, ov] : v.items()) c.options[k] = ov.is_string() ? ov.get<std::string>() : ov.dump();
     } else if (key == "hook") {
       p.hookSection(v, c.hook);
+    } else if (key == "cache") {
+      p.cacheSection(v, c.cache);
     } else if (key == "$schema") {
       // editor hint, ignored
     } else {

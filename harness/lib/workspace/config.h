@@ -1,6 +1,7 @@
 #pragma once
 // port-check.json: platform, failing severity, per-rule settings, per-path overrides, excludes.
 #include <filesystem>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +31,13 @@ struct HookConfig {
   bool block_on_tool_error = false;  // "on_tool_error": "block"; default "allow" lets the commit through
 };
 
+// The "cache" section: the shared cache tier (docs/shared-cache.md).
+struct CacheConfig {
+  std::optional<std::string> remote;  // redis://HOST:PORT[/DB] or http://HOST:PORT/PATH/; "" = none
+  int timeout_ms = 2000;              // each remote call; 1..60000
+  std::uint64_t max_local_bytes = 0;  // 0 = the local tier is unbounded
+};
+
 struct Config {
   std::optional<Platform> platform;
   std::optional<std::string> fail_on;
@@ -38,6 +46,7 @@ struct Config {
   std::vector<std::string> exclude;  // globs of workspace-relative paths never checked
   std::map<std::string, std::string> options;  // free-form per-family options, e.g. "fuse.low_usage_percent"
   HookConfig hook;
+  CacheConfig cache;
   std::string path;  // where it was read from ("" = defaults)
   std::string text;  // the file as read ("" = defaults): part of the lint cache key
 
