@@ -31,7 +31,7 @@ from pathlib import Path
 
 SHOWCASE = ["flash_attention_prefill", "layernorm", "lightning_indexer_prolog", "paged_attention_decode",
             "qwen3_decode_layer", "rmsnorm_residual", "row_softmax", "swiglu_mlp"]
-COMMON_PATH = "/tmp/port-check-bench-agent"
+COMMON_PATH = os.path.join(tempfile.gettempdir(), "port-check-bench-agent")
 
 
 def free_port():
