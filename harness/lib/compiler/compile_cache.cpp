@@ -14,6 +14,7 @@
 #include "core/cache_json.h"
 #include "core/file_stamp.h"
 #include "store/tiered_entry.h"
+#include "store/workspace_paths.h"
 #include "workspace/workspace.h"
 
 namespace portcheck {
@@ -58,29 +59,34 @@ fs::path entryPath(const fs::path& cache_root, const std::string& key) {
 
 std::string compileCacheKey(const CompileTarget& target, Platform platform, const DriverSettings& settings,
                             const CompileAnalysisOptions& analysis_options) {
+  // Paths under the workspace enter as workspace-relative (store/workspace_paths.h): checkouts at other
+  // paths share keys. A toolchain outside the workspace is identified by its paths and stamps: machines
+  // share entries when they have the same install (one image), as with ccache's compiler check.
+  const store::WorkspacePaths paths(settings.workspace_root);
   HashBuilder h;
   h.add("schema", std::to_string(kCacheSchema));
   h.add("adapter", adapterContentHash());
-  h.add("pypto_root", settings.toolchain.pypto_root.string());
+  h.add("pypto_root", paths.keyed(settings.toolchain.pypto_root));
   h.add("pypto_revision", settings.toolchain.revision);
-  h.add("extension", settings.toolchain.extension.string() + "@" + settings.toolchain.extension_stamp);
-  h.add("python", settings.toolchain.python);
-  h.add("ptoas", settings.toolchain.ptoas.string() + "@" + stamp(settings.toolchain.ptoas));
+  h.add("extension", paths.keyed(settings.toolchain.extension) + "@" + settings.toolchain.extension_stamp);
+  h.add("python", paths.keyed(settings.toolchain.python));
+  h.add("ptoas", paths.keyed(settings.toolchain.ptoas) + "@" + stamp(settings.toolchain.ptoas));
   h.add("platform", std::string(toString(platform)));
   std::ostringstream low;
   low << analysis_options.low_usage_percent;
   h.add("analysis.low_usage_percent", low.str());
   h.add("target.name", target.name);
-  h.add("target.root", target.source_root.string());
+  h.add("target.root", paths.keyed(target.source_root));
   h.add("target.display", target.source_root_display);
   h.add("target.display_file", target.display_file);
-  h.add("cache_root", settings.cache_root.string());  // output folder paths appear in diagnostics
+  h.add("cache_root", paths.keyed(settings.cache_root));  // output folder paths appear in diagnostics
   for (const char* var : kCompileEnvironment) {
     auto it = settings.environment.find(var);
-    h.add(std::string("env.") + var, it == settings.environment.end() ? "<unset>" : "=" + it->second);
+    h.add(std::string("env.") + var,
+          it == settings.environment.end() ? "<unset>" : "=" + paths.keyedSearchPath(it->second));
   }
   if (target.program_file) {
-    h.add("program_file", target.program_file->string());
+    h.add("program_file", paths.keyed(*target.program_file));
     h.add("program_file.hash", fileHash(*target.program_file).value_or("<unreadable>"));
   } else {
     for (const fs::path& rel : sourceFiles(target.source_root))
@@ -89,9 +95,11 @@ std::string compileCacheKey(const CompileTarget& target, Platform platform, cons
   return h.hex();
 }
 
-std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, const std::string& key) {
+std::optional<CompileOutcome> loadCachedCompile(const fs::path& cache_root, const fs::path& workspace_root,
+                                                const std::string& key) {
   // Corrupt or from an incompatible port-check: a miss, rewritten after the compile.
-  std::optional<CacheEntry> e = store::readTieredEntry(cache_root, entryPath(cache_root, key), "compile", kCacheSchema, key);
+  std::optional<CacheEntry> e = store::readTieredEntry(cache_root, entryPath(cache_root, key), "compile", kCacheSchema,
+                                                       key, store::WorkspacePaths(workspace_root));
   if (!e) return std::nullopt;
   try {
     const json& j = e->json;
@@ -138,8 +146,8 @@ bool prepareCacheRoot(const fs::path& cache_root, std::string& error) {
                              /*create_parents=*/true);
 }
 
-bool storeCachedCompile(const fs::path& cache_root, const std::string& key, const CompileOutcome& o,
-                        std::string& error) {
+bool storeCachedCompile(const fs::path& cache_root, const fs::path& workspace_root, const std::string& key,
+                        const CompileOutcome& o, std::string& error) {
   json j = cacheEntryJson(kCacheSchema, key, o.diagnostics, o.sram);
   j["succeeded"] = o.succeeded;
   j["status"] = o.status;
@@ -150,7 +158,8 @@ bool storeCachedCompile(const fs::path& cache_root, const std::string& key, cons
   json deps = json::array();
   for (const auto& [path, hash] : o.dependencies) deps.push_back({path, hash});
   j["dependencies"] = deps;
-  return store::writeTieredEntry(cache_root, entryPath(cache_root, key), "compile", key, j.dump(1) + "\n", error);
+  return store::writeTieredEntry(cache_root, entryPath(cache_root, key), "compile", key, j.dump(1) + "\n",
+                                 store::WorkspacePaths(workspace_root), error);
 }
 
 }  // namespace portcheck

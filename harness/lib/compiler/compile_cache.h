@@ -40,8 +40,9 @@ std::vector<std::pair<std::string, std::string>> hashDependencies(const std::str
 bool dependenciesUnchanged(const CompileOutcome& outcome, const std::filesystem::path& tree_root);
 
 // Everything a compile's result depends on, hashed: every file of pypto_src (or the program
-// file), the target's paths, platform, analysis options, adapter content, toolchain revision,
-// extension and ptoas, and the environment variables PyPTO reads.
+// file), the target's paths (workspace-relative where under the workspace root), platform, analysis
+// options, adapter content, toolchain revision, extension and ptoas, and the environment variables
+// PyPTO reads (their workspace paths relative too).
 std::string compileCacheKey(const CompileTarget& target, Platform platform, const DriverSettings& settings,
                             const CompileAnalysisOptions& analysis_options);
 
@@ -49,11 +50,13 @@ std::string compileCacheKey(const CompileTarget& target, Platform platform, cons
 // up as untracked files. Returns false (with `error`) when it cannot.
 bool prepareCacheRoot(const std::filesystem::path& cache_root, std::string& error);
 
-// The entry for `key`; nullopt when absent, unreadable or from another schema.
-std::optional<CompileOutcome> loadCachedCompile(const std::filesystem::path& cache_root, const std::string& key);
+// The entry for `key`; nullopt when absent, unreadable or from another schema. Paths the entry holds
+// under a workspace root (the writer's) come back under `workspace_root`.
+std::optional<CompileOutcome> loadCachedCompile(const std::filesystem::path& cache_root,
+                                                const std::filesystem::path& workspace_root, const std::string& key);
 
-// Stores atomically; returns false (with `error`) when the entry could not be written.
-bool storeCachedCompile(const std::filesystem::path& cache_root, const std::string& key,
-                        const CompileOutcome& outcome, std::string& error);
+// Stores atomically, `workspace_root` tokenised; returns false (with `error`) when it could not be written.
+bool storeCachedCompile(const std::filesystem::path& cache_root, const std::filesystem::path& workspace_root,
+                        const std::string& key, const CompileOutcome& outcome, std::string& error);
 
 }  // namespace portcheck

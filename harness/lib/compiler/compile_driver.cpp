@@ -14,6 +14,7 @@
 #include "core/text.h"
 #include "process/subprocess.h"
 #include "rules/catalogue.h"
+#include "store/workspace_paths.h"
 
 namespace portcheck {
 
@@ -224,21 +225,25 @@ std::string safeFolderName(std::string_view name, std::string_view fallback) {
 
 namespace {
 
-// <cache_root>/<stage>/<name>-<hash of the target's path>/<platform>/
-fs::path stageWorkDir(const fs::path& cache_root, const char* stage, const CompileTarget& target, Platform platform) {
-  std::string key = target.program_file ? target.program_file->string() : target.source_root.string();
-  return cache_root / stage / (safeFolderName(target.name, "program") + "-" + contentHash(key).substr(0, 10)) /
+// <cache_root>/<stage>/<name>-<hash of the target's workspace-relative path>/<platform>/: the same in any
+// checkout, so a compile replayed from another checkout's entry names this one's folder.
+fs::path stageWorkDir(const DriverSettings& settings, const char* stage, const CompileTarget& target,
+                      Platform platform) {
+  const store::WorkspacePaths paths(settings.workspace_root);
+  std::string key = paths.keyed(target.program_file ? *target.program_file : target.source_root);
+  return settings.cache_root / stage /
+         (safeFolderName(target.name, "program") + "-" + contentHash(key).substr(0, 10)) /
          std::string(toString(platform));
 }
 
 }  // namespace
 
-fs::path compileWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
-  return stageWorkDir(cache_root, "compile", target, platform);
+fs::path compileWorkDir(const DriverSettings& settings, const CompileTarget& target, Platform platform) {
+  return stageWorkDir(settings, "compile", target, platform);
 }
 
-fs::path runWorkDir(const fs::path& cache_root, const CompileTarget& target, Platform platform) {
-  return stageWorkDir(cache_root, "run", target, platform);
+fs::path runWorkDir(const DriverSettings& settings, const CompileTarget& target, Platform platform) {
+  return stageWorkDir(settings, "run", target, platform);
 }
 
 bool readAdapterResult(const std::string& text, AdapterResult& r, std::string& error) {
@@ -368,7 +373,7 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
     return p.generic_string();
   };
 
-  fs::path work = compileWorkDir(settings.cache_root, target, platform);
+  fs::path work = compileWorkDir(settings, target, platform);
   fs::path out = work / "out";
   fs::path result_file = work / "result.json";
   rec.out_dir = out;
@@ -414,7 +419,7 @@ DriverOutcome runCompileProcessUnmapped(const CompileTarget& target, Platform pl
   // A port's run chained to its compile (ports only: a program file's __main__ decides what it compiles).
   const bool chain = settings.chained_run && !target.program_file;
   if (chain) {
-    fs::path run = runWorkDir(settings.cache_root, target, platform);
+    fs::path run = runWorkDir(settings, target, platform);
     fs::remove_all(run / "out", ec);
     fs::remove(run / "result.json", ec);
     fs::create_directories(run / "out", ec);

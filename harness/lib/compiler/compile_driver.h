@@ -91,12 +91,12 @@ std::string callerPythonPath(const std::map<std::string, std::string>& base);
 std::string safeFolderName(std::string_view name, std::string_view fallback);
 
 // Where a target's compile output and result file go: <cache_root>/compile/<name>-<hash>/<platform>/.
-std::filesystem::path compileWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target,
+std::filesystem::path compileWorkDir(const DriverSettings& settings, const CompileTarget& target,
                                      Platform platform);
 
 // Where a target's simulator run goes: <cache_root>/run/<name>-<hash>/<platform>/ : out/ (the runtime's
 // work folder), result.json.
-std::filesystem::path runWorkDir(const std::filesystem::path& cache_root, const CompileTarget& target,
+std::filesystem::path runWorkDir(const DriverSettings& settings, const CompileTarget& target,
                                  Platform platform);
 
 // Reads the adapter's result file. Returns false (and says why) when it is not valid result JSON.

@@ -109,7 +109,7 @@ CompileOutcome compileOnce(const CompileTarget& target, Platform platform, const
 
 std::optional<CompileOutcome> loadReplayableCompile(const CompileTarget& target, const DriverSettings& settings,
                                                     const std::string& key) {
-  std::optional<CompileOutcome> cached = loadCachedCompile(settings.cache_root, key);
+  std::optional<CompileOutcome> cached = loadCachedCompile(settings.cache_root, settings.workspace_root, key);
   if (cached && !dependenciesUnchanged(*cached, treeRootOf(target, settings.workspace_root))) cached.reset();
   return cached;
 }
@@ -147,7 +147,7 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
       s.cache_key = key;
       // One compile of a program per platform at a time across processes: the driver clears the
       // program's output folder first, and a second port-check waiting here then replays the cache.
-      fs::path work = compileWorkDir(settings.cache_root, t, platform);
+      fs::path work = compileWorkDir(settings, t, platform);
       FileLock lock(work.parent_path() / (work.filename().string() + ".lock"));
       std::optional<CompileOutcome> cached = options.use_cache ? loadReplayableCompile(t, settings, key)
                                                                : std::nullopt;
@@ -158,7 +158,7 @@ CompileStageResult runCompileStage(const std::vector<CompileTarget>& targets, Pl
         bool cacheable = false;
         outcomes[i] = compileOnce(t, platform, settings, options.analysis, cacheable);
         std::string error;
-        if (cacheable && !storeCachedCompile(settings.cache_root, key, outcomes[i], error))
+        if (cacheable && !storeCachedCompile(settings.cache_root, settings.workspace_root, key, outcomes[i], error))
           outcomes[i].diagnostics.push_back(makeDiagnostic(
               "COMP909", "", 0, 0, t.name + ": the compile result was not cached: " + error,
               "choose a writable --cache-dir"));

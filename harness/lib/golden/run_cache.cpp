@@ -9,6 +9,7 @@
 #include "output/json_model.h"
 #include "process/subprocess.h"
 #include "store/tiered_entry.h"
+#include "store/workspace_paths.h"
 
 namespace portcheck {
 
@@ -128,6 +129,7 @@ GoldenRun runFromJson(const json& j) {
 }  // namespace
 
 std::string runCacheKey(const std::string& compile_key, Platform platform, const DriverSettings& settings) {
+  const store::WorkspacePaths paths(settings.workspace_root);
   std::map<std::string, std::string> env = runEnvironment(settings.environment, settings.toolchain);
   fs::path simpler = simplerRoot(settings.environment, settings.toolchain);
   HashBuilder h;
@@ -136,18 +138,21 @@ std::string runCacheKey(const std::string& compile_key, Platform platform, const
   h.add("platform", std::string(toString(platform)) + "sim");
   h.add("seed", std::to_string(kRunSeed));
   std::optional<fs::path> cxx = findExecutable("g++-15", env);
-  h.add("g++-15", cxx ? cxx->string() + "@" + fileStamp(*cxx).value_or("?") : "<none>");
-  h.add("simpler", simpler.string() + "@" + headOf(simpler));
+  h.add("g++-15", cxx ? paths.keyed(*cxx) + "@" + fileStamp(*cxx).value_or("?") : "<none>");
+  h.add("simpler", paths.keyed(simpler) + "@" + headOf(simpler));
   h.add("pto-isa", headOf(simpler.empty() ? fs::path() : simpler / "build" / "pto-isa"));
   for (const char* var : kRunEnvironment) {
     auto it = settings.environment.find(var);
-    h.add(std::string("env.") + var, it == settings.environment.end() ? "<unset>" : "=" + it->second);
+    h.add(std::string("env.") + var,
+          it == settings.environment.end() ? "<unset>" : "=" + paths.keyedSearchPath(it->second));
   }
   return h.hex();
 }
 
-std::optional<GoldenRun> loadCachedRun(const fs::path& cache_root, const std::string& key) {
-  std::optional<CacheEntry> e = store::readTieredEntry(cache_root, entryPath(cache_root, key), "run", kRunCacheSchema, key);
+std::optional<GoldenRun> loadCachedRun(const fs::path& cache_root, const fs::path& workspace_root,
+                                       const std::string& key) {
+  std::optional<CacheEntry> e = store::readTieredEntry(cache_root, entryPath(cache_root, key), "run", kRunCacheSchema,
+                                                       key, store::WorkspacePaths(workspace_root));
   if (!e) return std::nullopt;
   try {
     GoldenRun g = runFromJson(e->json.at("run"));
@@ -159,11 +164,13 @@ std::optional<GoldenRun> loadCachedRun(const fs::path& cache_root, const std::st
   }
 }
 
-bool storeCachedRun(const fs::path& cache_root, const std::string& key, const GoldenRun& run, std::string& error) {
+bool storeCachedRun(const fs::path& cache_root, const fs::path& workspace_root, const std::string& key,
+                    const GoldenRun& run, std::string& error) {
   if (run.status != "passed") return true;
   json entry = cacheEntryJson(kRunCacheSchema, key, {}, {});
   entry["run"] = goldenRunToJson(run);
-  return store::writeTieredEntry(cache_root, entryPath(cache_root, key), "run", key, entry.dump(), error);
+  return store::writeTieredEntry(cache_root, entryPath(cache_root, key), "run", key, entry.dump(),
+                                 store::WorkspacePaths(workspace_root), error);
 }
 
 }  // namespace portcheck

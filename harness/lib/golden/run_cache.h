@@ -18,10 +18,12 @@ namespace portcheck {
 std::string runCacheKey(const std::string& compile_key, Platform platform, const DriverSettings& settings);
 
 // The stored passed run for `key`, marked replayed; nullopt when absent, unreadable or not a pass.
-std::optional<GoldenRun> loadCachedRun(const std::filesystem::path& cache_root, const std::string& key);
+// Workspace paths in it come back under `workspace_root` (store/workspace_paths.h).
+std::optional<GoldenRun> loadCachedRun(const std::filesystem::path& cache_root,
+                                       const std::filesystem::path& workspace_root, const std::string& key);
 
 // Stores a passed run (anything else is ignored and returns true); false with `error` when it cannot.
-bool storeCachedRun(const std::filesystem::path& cache_root, const std::string& key, const GoldenRun& run,
-                    std::string& error);
+bool storeCachedRun(const std::filesystem::path& cache_root, const std::filesystem::path& workspace_root,
+                    const std::string& key, const GoldenRun& run, std::string& error);
 
 }  // namespace portcheck

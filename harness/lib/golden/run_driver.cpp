@@ -53,7 +53,7 @@ fs::path startRecord(RunRecord& rec, const CompileTarget& target, Platform platf
   rec.platform = simName(platform);
   rec.timeout = settings.timeout;
 
-  fs::path work = runWorkDir(settings.cache_root, target, platform);
+  fs::path work = runWorkDir(settings, target, platform);
   fs::path out = work / "out";
   rec.out_dir = out;
   std::error_code ec;

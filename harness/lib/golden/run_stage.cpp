@@ -52,7 +52,7 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
       const std::string& compile_key = compiled[i].cache_key;
       std::string key = compile_key.empty() ? std::string() : runCacheKey(compile_key, platform, settings);
       if (options.use_cache && compiled[i].cached && !key.empty()) {
-        if (std::optional<GoldenRun> replay = loadCachedRun(settings.cache_root, key)) {
+        if (std::optional<GoldenRun> replay = loadCachedRun(settings.cache_root, settings.workspace_root, key)) {
           analyses[i].run = std::move(*replay);
           continue;
         }
@@ -64,7 +64,7 @@ RunStageResult runGoldenStage(const std::vector<CompileTarget>& targets,
         settings.progress("ran " + t.name + " on " + sim + ": " + analyses[i].run.status + ", " +
                           std::to_string(++done) + " of " + std::to_string(targets.size()));
       std::string error;
-      if (!key.empty() && !storeCachedRun(settings.cache_root, key, analyses[i].run, error))
+      if (!key.empty() && !storeCachedRun(settings.cache_root, settings.workspace_root, key, analyses[i].run, error))
         analyses[i].diagnostics.push_back(makeDiagnostic("GOLD010", "", 0, 0,
                                                          t.name + ": the passed run was not cached: " + error,
                                                          "choose a writable --cache-dir"));

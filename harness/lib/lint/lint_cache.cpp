@@ -82,7 +82,8 @@ std::string lintCacheSlot(const std::string& project, const std::vector<SourceFi
 
 std::optional<LintCacheEntry> loadLintCache(const fs::path& dir, const std::string& slot, const std::string& key) {
   // Corrupt, truncated or another schema: a miss, rewritten after linting.
-  std::optional<CacheEntry> e = store::readTieredEntry(dir.parent_path(), slotPath(dir, slot), "lint", kLintCacheSchema, key);
+  std::optional<CacheEntry> e = store::readTieredEntry(dir.parent_path(), slotPath(dir, slot), "lint", kLintCacheSchema, key,
+                                                          store::WorkspacePaths({}));
   if (!e) return std::nullopt;
   return LintCacheEntry{std::move(e->diagnostics), std::move(e->sram)};
 }
@@ -91,7 +92,8 @@ bool storeLintCache(const fs::path& dir, const std::string& slot, const std::str
                     const LintCacheEntry& entry) {
   json j = cacheEntryJson(kLintCacheSchema, key, entry.diagnostics, entry.sram);
   std::string error;
-  return store::writeTieredEntry(dir.parent_path(), slotPath(dir, slot), "lint", key, j.dump() + "\n", error);
+  return store::writeTieredEntry(dir.parent_path(), slotPath(dir, slot), "lint", key, j.dump() + "\n",
+                                 store::WorkspacePaths({}), error);
 }
 
 }  // namespace portcheck

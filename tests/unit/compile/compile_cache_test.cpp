@@ -118,10 +118,10 @@ TEST(CompileCache, ACorruptEntryIsAMissAndIsRewritten) {
   ASSERT_TRUE(fs::exists(entry));
   for (const char* junk : {"{ not json", "", "{\"schema\": 1, \"key\": \"other\"}", "{\"schema\": 1}"}) {
     std::ofstream(entry, std::ios::trunc) << junk;
-    EXPECT_FALSE(loadCachedCompile(c.settings.cache_root, key)) << junk;
+    EXPECT_FALSE(loadCachedCompile(c.settings.cache_root, c.settings.workspace_root, key)) << junk;
     auto r = c.stage({t});
     EXPECT_FALSE(r.targets[0].cached) << junk;
-    EXPECT_TRUE(loadCachedCompile(c.settings.cache_root, key)) << "rewritten after " << junk;
+    EXPECT_TRUE(loadCachedCompile(c.settings.cache_root, c.settings.workspace_root, key)) << "rewritten after " << junk;
   }
   EXPECT_EQ(c.runs("p"), 5);
 }
@@ -157,8 +157,8 @@ TEST(CompileCache, RoundTripsDiagnosticsAndSramRows) {
   o.program = "f";
   o.ptoas = "skipped";
   std::string error;
-  ASSERT_TRUE(storeCachedCompile(dir.path(), "abcdef", o, error)) << error;
-  auto back = loadCachedCompile(dir.path(), "abcdef");
+  ASSERT_TRUE(storeCachedCompile(dir.path(), {}, "abcdef", o, error)) << error;
+  auto back = loadCachedCompile(dir.path(), {}, "abcdef");
   ASSERT_TRUE(back);
   ASSERT_EQ(back->diagnostics.size(), 1u);
   const Diagnostic& b = back->diagnostics[0];
@@ -179,6 +179,49 @@ TEST(CompileCache, RoundTripsDiagnosticsAndSramRows) {
   int files = 0;
   for (auto& e : fs::recursive_directory_iterator(dir.path())) files += e.is_regular_file();
   EXPECT_EQ(files, 1);
+}
+
+TEST(CompileCache, TwoCheckoutsAtDifferentPathsShareKeysAndEntries) {
+  // One cache (a --cache-dir, or the shared tier) serving two checkouts of the same project.
+  test::TempDir shared;
+  CacheWorkspace one, two;
+  for (CacheWorkspace* c : {&one, &two}) {
+    c->settings.cache_root = shared / "cache";
+    c->settings.toolchain.pypto_root = c->ws / "pypto";  // a toolchain inside each checkout
+    c->settings.environment["PYTHONPATH"] = (c->ws / "pypto-lib").string() + ":/opt/elsewhere";
+  }
+  auto t1 = one.project("p"), t2 = two.project("p");
+  EXPECT_EQ(compileCacheKey(t1, Platform::A2A3, one.settings, {}), compileCacheKey(t2, Platform::A2A3, two.settings, {}));
+  EXPECT_EQ(compileWorkDir(one.settings, t1, Platform::A2A3), compileWorkDir(two.settings, t2, Platform::A2A3));
+  EXPECT_FALSE(one.stage({t1}).targets[0].cached);
+  EXPECT_TRUE(two.stage({t2}).targets[0].cached) << "the other checkout's compile is replayed";
+  EXPECT_EQ(two.runs("p"), 0);
+  // What differs in content is still a miss.
+  two.ws.write("projects/p/pypto_src/golden.py", "x = 3\n");
+  EXPECT_FALSE(two.stage({t2}).targets[0].cached);
+  EXPECT_EQ(two.runs("p"), 1);
+}
+
+TEST(CompileCache, AnEntryHoldsTheWorkspaceAsATokenAndReadsBackUnderTheReadersRoot) {
+  test::TempDir cache, writer, reader;
+  CompileOutcome o;
+  Diagnostic d;
+  d.rule = "COMP002";
+  d.file = (writer / "projects/p/pypto_src/kernels.py").string();
+  d.message = "see " + (writer / "projects/p/build/out.pto").string();
+  o.diagnostics.push_back(d);
+  o.out_dir = (writer / ".port-check-cache/compile/p-1/a2a3/out").string();
+  o.status = "ok";
+  std::string error;
+  ASSERT_TRUE(storeCachedCompile(cache.path(), writer.path(), "abcdef", o, error)) << error;
+  const std::string stored = test::readFile(cache / "results/ab/abcdef.json");
+  EXPECT_EQ(stored.find(writer.path().string()), std::string::npos) << stored;
+  auto back = loadCachedCompile(cache.path(), reader.path(), "abcdef");
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->out_dir, (reader / ".port-check-cache/compile/p-1/a2a3/out").string());
+  ASSERT_EQ(back->diagnostics.size(), 1u);
+  EXPECT_EQ(back->diagnostics[0].file, (reader / "projects/p/pypto_src/kernels.py").string());
+  EXPECT_EQ(back->diagnostics[0].message, "see " + (reader / "projects/p/build/out.pto").string());
 }
 
 TEST(CompileCache, NoCacheAlwaysCompilesButStillStores) {
@@ -206,7 +249,7 @@ TEST(CompileStage, ParallelJobsCompileEveryProjectInItsOwnFolder) {
   ASSERT_EQ(r.targets.size(), 5u);
   for (const char* name : {"a", "b", "c", "d"}) EXPECT_EQ(c.runs(name), 1) << name;
   std::set<fs::path> dirs;
-  for (const auto& t : targets) dirs.insert(compileWorkDir(c.settings.cache_root, t, Platform::A2A3));
+  for (const auto& t : targets) dirs.insert(compileWorkDir(c.settings, t, Platform::A2A3));
   EXPECT_EQ(dirs.size(), 5u);
   // Findings come back in target order, whatever order the workers finished in.
   ASSERT_FALSE(r.diagnostics.empty());

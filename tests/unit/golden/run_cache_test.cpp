@@ -34,7 +34,7 @@ struct CacheWorkspace : test::RunWorkspace {
 
   // How many times the stand-in ran in run mode (it writes a marker into each run's output folder).
   int runs(const CompileTarget& t) {
-    fs::path marker = runWorkDir(settings.cache_root, t, Platform::A2A3) / "out" / "marker.txt";
+    fs::path marker = runWorkDir(settings, t, Platform::A2A3) / "out" / "marker.txt";
     bool ran = fs::exists(marker);
     std::error_code ec;
     fs::remove(marker, ec);
@@ -117,6 +117,19 @@ TEST(RunCache, TheKeyFollowsTheCompileAndTheSimulatorsCompiler) {
   EXPECT_NE(with_gxx, runCacheKey("k1", Platform::A2A3, with));
 }
 
+TEST(RunCache, TheKeyHasNoPathOfTheCheckout) {
+  // The same compile and simulator in checkouts at two paths: one key (the shared tier serves both).
+  CacheWorkspace w;
+  test::TempDir elsewhere;
+  DriverSettings one = w.settings, two = w.settings;
+  two.workspace_root = elsewhere.path();
+  one.environment["SIMPLER_ROOT"] = (w.ws / "simpler").string();
+  two.environment["SIMPLER_ROOT"] = (elsewhere / "simpler").string();
+  EXPECT_EQ(runCacheKey("k1", Platform::A2A3, one), runCacheKey("k1", Platform::A2A3, two));
+  two.environment["SIMPLER_ROOT"] = (elsewhere / "other-simpler").string();
+  EXPECT_NE(runCacheKey("k1", Platform::A2A3, one), runCacheKey("k1", Platform::A2A3, two));
+}
+
 TEST(RunCache, ACorruptEntryIsAMissAndAFailedRunIsNotStored) {
   CacheWorkspace w;
   GoldenRun failed;
@@ -124,14 +137,14 @@ TEST(RunCache, ACorruptEntryIsAMissAndAFailedRunIsNotStored) {
   failed.platform = "a2a3sim";
   failed.status = "failed";
   std::string error;
-  EXPECT_TRUE(storeCachedRun(w.settings.cache_root, "abcdef", failed, error));
-  EXPECT_FALSE(loadCachedRun(w.settings.cache_root, "abcdef").has_value());
+  EXPECT_TRUE(storeCachedRun(w.settings.cache_root, w.settings.workspace_root, "abcdef", failed, error));
+  EXPECT_FALSE(loadCachedRun(w.settings.cache_root, w.settings.workspace_root, "abcdef").has_value());
   GoldenRun passed = failed;
   passed.status = "passed";
-  ASSERT_TRUE(storeCachedRun(w.settings.cache_root, "abcdef", passed, error)) << error;
-  ASSERT_TRUE(loadCachedRun(w.settings.cache_root, "abcdef").has_value());
+  ASSERT_TRUE(storeCachedRun(w.settings.cache_root, w.settings.workspace_root, "abcdef", passed, error)) << error;
+  ASSERT_TRUE(loadCachedRun(w.settings.cache_root, w.settings.workspace_root, "abcdef").has_value());
   std::ofstream(w.settings.cache_root / "runs" / "ab" / "abcdef.json") << "{\"schema\": 1, \"key\": \"abc";
-  EXPECT_FALSE(loadCachedRun(w.settings.cache_root, "abcdef").has_value());
+  EXPECT_FALSE(loadCachedRun(w.settings.cache_root, w.settings.workspace_root, "abcdef").has_value());
 }
 
 }  // namespace

@@ -61,7 +61,7 @@ TEST(RunDriver, RunsTheAdapterInRunModeWithTheSeedAndTheRuntimeOnThePath) {
   RunAnalysis a = analyzeRun(r);
   EXPECT_EQ(a.run.status, "passed") << describe(a);
   // The entry's parameter line, mapped from the absolute path the adapter reported.
-  EXPECT_EQ(runWorkDir(w.settings.cache_root, w.project("args", "args"), Platform::A5).filename(), "a5");
+  EXPECT_EQ(runWorkDir(w.settings, w.project("args", "args"), Platform::A5).filename(), "a5");
 }
 
 TEST(RunDriver, TheCompileStagesOutputFolderIsHandedToTheAdapter) {

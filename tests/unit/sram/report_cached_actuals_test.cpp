@@ -53,7 +53,7 @@ class ReportCachedActuals : public ::testing::Test {
     EXPECT_FALSE(entry.empty()) << "the compile stage cached nothing";
     std::string key = entry.stem().string();
     fs::path root = ws / ".port-check-cache";
-    std::optional<CompileOutcome> o2 = loadCachedCompile(root, key);
+    std::optional<CompileOutcome> o2 = loadCachedCompile(root, {}, key);
     EXPECT_TRUE(o2);
     SramRow row;
     row.project = "chain";
@@ -65,7 +65,7 @@ class ReportCachedActuals : public ::testing::Test {
     row.tiles = 2;
     o2->sram.push_back(row);
     std::string error;
-    EXPECT_TRUE(storeCachedCompile(root, key, *o2, error)) << error;
+    EXPECT_TRUE(storeCachedCompile(root, {}, key, *o2, error)) << error;
     return entry;
   }
 
