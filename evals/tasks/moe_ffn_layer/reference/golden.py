@@ -19,13 +19,15 @@ MIN_GAP = 1.0e-2
 MAX_SPAN = 60.0
 # Tolerance: the experts' matmuls take BF16 operands on the cube, so a port casts the SwiGLU product
 # silu(gate) * up to BF16 before the down projection (a relative 2^-9 on each of its 128 terms);
-# the reference keeps it in FP32. Measured with this script (_bf16_error below), that rounding alone
-# moves the output by at most 0.9% of the case's output scale (the mean |out|), all cases and seeds;
-# the naive form (which rounds it so) measured at most <TBD>. atol = 3% of the output scale
-# (ATOL_SHARE, computed per case from the golden), rtol 2%: 3x the rounding, and far below what a
-# wrong expert or weight moves (a whole expert term, of the order of the output scale).
+# the reference keeps it in FP32. Measured with this script (python golden.py runs _bf16_error),
+# that rounding alone moves an output element by at most 1.9% of the case's output scale (the mean
+# |out|: 0.34 to 1.09 over the cases), and by at most 0.0077 beyond rtol 2e-2, all cases and seeds.
+# The naive form (which rounds it so) measured a max abs error of 0.0099 ("hot"), 0.0083 ("large"),
+# below 0.006 elsewhere, on a2a3sim and a5sim. atol 2e-2 is twice the largest of these; a token
+# sent to its third expert instead of its second moves its row by at least 0.099 in "base" and
+# "idle" (every seed), and leaving out the renormalisation by at least 0.12: 5x atol or more.
 RTOL = 2e-2
-ATOL_SHARE = 3e-2
+ATOL = 2e-2
 
 CONTRACT = {
     "kind": "moe",
@@ -37,7 +39,7 @@ CONTRACT = {
         "hot": {"category": "asymmetric", "params": {"offset": 100.0, "hot": 6.0}},
     },
     "compare": {
-        "out": {"rtol": 2e-2, "atol": 1.0e-2},
+        "out": {"rtol": 2e-2, "atol": 2e-2},
     },
 }
 
