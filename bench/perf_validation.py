@@ -17,6 +17,7 @@ Usage: bench/perf_validation.py --mirror PYPTO_LIB_GIT_DIR [--port-check build/p
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -86,22 +87,34 @@ OPERATORS = [
 ]
 # The repository's own benchmark contract at 1140b304 (tools/perf/suites/dsv4_main_attention.json):
 # batch 4, sequence 2 (8 tokens), start_pos 8192; every request at the same position, so the lengths
-# read from tensors are uniform: kv_seq_lens = start_pos + S, position_ids = start_pos. MoE (EP8,
-# balanced routing, 8 tokens, top-6 of 16 local experts): each (source rank, expert) pair receives
-# 8 x 6 / (8 x 16) = 0.375 tokens on average; the uniform integer closest above, 1, is assumed; each
-# local expert receives 8 ranks x 8 tokens x 6 / 128 experts = 3 rows. CSA's qk_pv walks a work list
-# (qk_order) of (token, sparse block) items: read as block 1, a compressed block (4 of its 5). moe.py
-# reads EP from its command line (`--ep`, default 2) and sets config.FLASH's expert count from it before
-# importing gate.py: EP 8, the measured configuration.
+# read from tensors are uniform: kv_seq_lens = start_pos + S, position_ids = start_pos. MoE (balanced
+# routing, 8 tokens a rank, top-6 of 256 routed experts): each (source rank, expert) pair receives
+# 8 x 6 / 256 = 0.19 tokens on average; the uniform integer closest above, 1, is assumed. CSA's qk_pv
+# walks a work list (qk_order) of (token, sparse block) items: read as block 1, a compressed block (4 of
+# its 5). moe.py reads EP from its command line (`--ep`, default 2) and sets config.FLASH's expert count
+# from it before importing gate.py.
+# The snapshot's MoE ran EP16 (`TP=1, DP=EP=16`): DeepSeek-V4-Flash's 256 routed experts, 16 on each rank.
+# moe.py at 1140b304 cannot run that: it keeps 32 experts on every rank (`n_routed_experts // 8 * EP`, EP 2,
+# 4 or 8), twice the expert weights the measured rank streamed. The measured configuration is modelled on a
+# copy of the tree with moe.py set the way upstream's own DSpark moe.py (#907, "each rank keeps 16
+# experts") sets it, EP 16; the row of the code as published (EP 8, 32 experts a rank) is printed beside
+# it. Each local expert then receives 16 ranks x 8 tokens x top-6 / 256 experts = 3 rows, as assumed.
+MEASURED_CONFIGURATION = {
+    "MoE": ("models/deepseek_v4_flash_mtp/moe.py",
+            [("n_routed_experts // 8 * EP", "n_routed_experts // 16 * EP"),
+             ("_EP_CHOICES = (2, 4, 8)", "_EP_CHOICES = (2, 4, 8, 16)")],
+            {"EP": 16},
+            "EP16, 16 experts a rank (the snapshot's `DP=EP=16`), moe.py set as upstream's DSpark moe.py sets it"),
+}
 OPERATOR_ASSUME = {"T_DYN": 8, "B_DYN": 4, "S_DYN": 2, "kv_seq_lens": 8194, "position_ids": 8192,
                    "recv_meta_local": 1, "recv_meta": 1, "recv_expert_count": 3, "qk_order": 1, "EP": 8}
 OPERATOR_ASSUMPTION = ("T_DYN 8, B_DYN 4, S_DYN 2 (batch 4 x sequence 2 of the repository's benchmark contract); "
                        "kv_seq_lens 8194 and position_ids 8192 (start_pos 8192, uniform); MoE receive counts 1 "
-                       "per (rank, expert) (balanced routing: 0.375 on average) and 3 rows per local expert "
-                       "(8 ranks x 8 tokens x top-6 / 128 experts); CSA's qk work list (qk_order) read as "
+                       "per (rank, expert) (balanced routing: 0.19 on average) and 3 rows per local expert "
+                       "(16 ranks x 8 tokens x top-6 / 256 experts); CSA's qk work list (qk_order) read as "
                        "compressed blocks (block 1), 4 of its 5 sparse blocks; moe.py's EP (read from --ep on the "
-                       "command line, default 2, which sets config.FLASH's experts before gate.py imports) 8, the "
-                       "measured EP8")
+                       "command line, default 2, which sets config.FLASH's experts before gate.py imports): 8 for "
+                       "the code as published (32 experts a rank), 16 in the measured configuration (16 a rank)")
 
 
 def extract(mirror, commit, into):
@@ -113,6 +126,23 @@ def extract(mirror, commit, into):
     os.makedirs(into)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
+    return into
+
+
+def configured_tree(root, into, path, edits):
+    """A copy of `root` with each (old, new) of `edits` made once in `path`; an edit that no longer applies
+    is an error, never a silent no-op."""
+    if not os.path.isdir(into):
+        shutil.copytree(root, into, symlinks=True)
+        target = os.path.join(into, path)
+        with open(target) as f:
+            text = f.read()
+        for old, new in edits:
+            if text.count(old) != 1:
+                raise SystemExit(f"error: the configuration edit {old!r} does not apply once to {path}")
+            text = text.replace(old, new)
+        with open(target, "w") as f:
+            f.write(text)
     return into
 
 
@@ -186,7 +216,17 @@ def main():
         root = tree(OPERATORS_COMMIT)
         for name, path, us in OPERATORS:
             m, why = model_us(port_check, root, path, OPERATOR_ASSUME)
-            results["operators"].append({"operator": name, "file": path, "measured_us": us, "model_us": m, "why_not": why})
+            row = {"operator": name, "file": path, "measured_us": us, "model_us": m, "why_not": why}
+            if name in MEASURED_CONFIGURATION:
+                edited, edits, assume, what = MEASURED_CONFIGURATION[name]
+                print(f"| {name}, the code as published | {us:g} | {m:.1f} | {m / us:.2f} |" if m else
+                      f"| {name}, the code as published | {us:g} | no estimate: {why[:100]} | - |")
+                configured = configured_tree(root, os.path.join(tmp, OPERATORS_COMMIT + "-" + name), edited, edits)
+                row.update({"as_published_us": m, "configuration": what, "edits": edits})
+                m, why = model_us(port_check, configured, path, {**OPERATOR_ASSUME, **assume})
+                row.update({"model_us": m, "why_not": why})
+                name = f"{name}, measured configuration ({what.split(',')[0]})"
+            results["operators"].append(row)
             print(f"| {name} | {us:g} | {m:.1f} | {m / us:.2f} |" if m else f"| {name} | {us:g} | no estimate: {why[:100]} | - |")
         known = [o for o in results["operators"] if o["model_us"]]
         order_measured = [o["operator"] for o in sorted(results["operators"], key=lambda o: o["measured_us"])]

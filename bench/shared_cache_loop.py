@@ -15,8 +15,8 @@ The loop runs twice: local caches only, then with a redis-server started on a fr
 (PORTCHECK_CACHE_REMOTE). Reported per run: lookups, hits per tier (from `port-check cache stats
 --format json` of every agent), the hit rate, the wall time of the whole loop and the commands' mean.
 --same-path runs each agent in its own mount namespace with its copy bound at one path (root only,
-`unshare -m`), as containers or CI runners have it: the compile and run keys contain the checkout's
-path, the lint key does not (docs/shared-cache.md).
+`unshare -m`), as containers or CI runners have it. Without it each copy stays at a path of its own,
+which the workspace-relative compile, run and lint keys share entries across (docs/shared-cache.md).
 """
 import argparse
 import json

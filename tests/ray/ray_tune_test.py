@@ -57,8 +57,13 @@ def entry(x: pl.Tensor[[1024, 256], pl.FP32], out: pl.Out[pl.Tensor[[1024, 256],
 CLUSTER = r'''
 import json, sys
 from ray.cluster_utils import Cluster
-cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 0, "include_dashboard": False})
-workers = [cluster.add_node(num_cpus=1) for _ in range(int(sys.argv[1]))]
+# Every node on loopback (Ray's default is the address of the host's default route; main() sets the
+# variable that keeps Ray's own address resolution on loopback too).
+LOOPBACK = "127.0.0.1"
+cluster = Cluster(initialize_head=True,
+                  head_node_args={"num_cpus": 0, "include_dashboard": False, "node_ip_address": LOOPBACK})
+workers = [cluster.add_node(num_cpus=1, node_ip_address=LOOPBACK) for _ in range(int(sys.argv[1]))]
+assert cluster.address.startswith(LOOPBACK + ":"), cluster.address
 cluster.wait_for_nodes()
 print(json.dumps({"address": cluster.address, "workers": [w.node_id for w in workers]}), flush=True)
 for line in sys.stdin:
@@ -349,6 +354,11 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--real", action="store_true")
     args = ap.parse_args()
+    # The cluster, the driver and the workers on loopback only. Ray turns a loopback address given to
+    # ray.init into the host's own IP (services.resolve_ip_for_localhost) unless its multi-node mode is
+    # off, which this variable does on Linux as it does by default on macOS and Windows; every process
+    # this test starts inherits it.
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     port_check = os.path.abspath(args.port_check)
     fake = os.path.abspath(os.path.join(args.source_dir, "tests", "fixtures", "run", "fake-run-python.sh"))
     ray_python = default_ray_python()

@@ -184,22 +184,14 @@ std::vector<CallSite> stageCallsOf(const dsl::ProgramModel& model, dsl::Function
   return out;
 }
 
-// The calls of an inline stage from the functions of the run, directly or through other inline stages.
-template <typename InRun>
-std::vector<CallSite> stageCalls(const dsl::ProgramModel& model, const sram::KernelEstimate& kernel, const InRun& inRun,
-                                 const Env& assumed) {
-  std::string why;
-  return stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why, assumed, 0);
-}
-
-// The dispatches of one run of a pl.at scope of an inline stage, per call of the stage (in the order
-// stageCallsOf finds them): its dispatches per run of the stage times the runs of that call. nullopt
-// with `why` empty when nothing of the run reaches the stage, with `why` set when a trip count is not
-// static.
-template <typename InRun>
+// The dispatches of one run of a pl.at scope of an inline stage, per call of the stage (`sites`, the
+// stage's calls as stageCallsOf found them, with its `why`): its dispatches per run of the stage times
+// the runs of that call. nullopt with `why` empty when nothing of the run reaches the stage, with `why`
+// set when a trip count is not static.
 std::optional<std::vector<std::int64_t>> stageDispatchesByCall(const dsl::ProgramModel& model,
-                                                               const sram::KernelEstimate& kernel, const InRun& inRun,
-                                                               std::string& why, const Env& assumed) {
+                                                               const sram::KernelEstimate& kernel,
+                                                               const std::vector<CallSite>& sites, std::string& why,
+                                                               const Env& assumed) {
   const Function* stage = model.function({kernel.file_index, kernel.function_index});
   if (!stage || kernel.region < 0 || static_cast<std::size_t>(kernel.region) >= stage->regions.size()) return std::nullopt;
   const dsl::FileModel& stage_file = model.files[static_cast<std::size_t>(kernel.file_index)];
@@ -208,8 +200,6 @@ std::optional<std::vector<std::int64_t>> stageDispatchesByCall(const dsl::Progra
   std::string inside_why;
   std::set<int> undecided;  // branches the stage's parameters may decide: counted call by call below
   const std::optional<std::int64_t> inside = dispatchesAt(stage_file, *stage, scope, inside_why, assumed, &undecided);
-  const std::vector<CallSite> sites = stageCallsOf(model, {kernel.file_index, kernel.function_index}, inRun, why,
-                                                   assumed, 0);
   if (sites.empty()) {
     if (why.empty() && !(inside && undecided.empty())) why = inside_why;
     return std::nullopt;
@@ -478,8 +468,11 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (dispatched.count(static_cast<int>(e)) || ke.repeated) continue;
     const Function* stage = model.function({ke.file_index, ke.function_index});
     if (!stage || !stage->isInline()) continue;
+    // The stage's calls, found once: its dispatches, its tasks' values and its sites' order follow them.
     std::string why;
-    const std::optional<std::vector<std::int64_t>> by_call = stageDispatchesByCall(model, ke, inRun, why, assumed);
+    const std::vector<CallSite> call_sites = stageCallsOf(model, {ke.file_index, ke.function_index}, inRun, why,
+                                                          assumed, 0);
+    const std::optional<std::vector<std::int64_t>> by_call = stageDispatchesByCall(model, ke, call_sites, why, assumed);
     std::optional<std::int64_t> calls;
     if (by_call) calls = std::accumulate(by_call->begin(), by_call->end(), std::int64_t{0});
     if (!calls) {
@@ -520,7 +513,7 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     std::optional<std::int64_t> all = bytes ? std::optional<std::int64_t>(*calls * *bytes) : std::nullopt;
     if (!bytes || holdsRunTimeBranch(model, ke) || readsBlockIndex(model, ke)) {
       // Bytes that depend on the task: count each task under the values the run calls the stage with.
-      if (std::optional<VaryingWork> v = varyingWork(model, ke, stageCalls(model, ke, inRun, assumed), assumed); v && v->tasks == *calls) {
+      if (std::optional<VaryingWork> v = varyingWork(model, ke, call_sites, assumed); v && v->tasks == *calls) {
         all = v->total.gmBytes();
         bytes = v->largest;
         std::size_t top = 0;
@@ -534,7 +527,6 @@ ScheduleCost scheduleCost(const dsl::ProgramModel& model, const std::vector<sram
     if (!all) unknown(cost.gm_bytes, bwhy);
     else if (cost.gm_bytes) *cost.gm_bytes += *all;
     k.gm_bytes_per_task = bytes;
-    const std::vector<CallSite> call_sites = stageCalls(model, ke, inRun, assumed);  // in by_call's order
     auto callRef = [&](std::size_t c) {
       if (call_sites.size() != by_call->size()) return StageCallRef{};
       return StageCallRef{call_sites[c].caller, call_sites[c].call, stage,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <map>
 
 namespace portcheck::perf {
 
@@ -139,11 +140,12 @@ Placement place(const cost::ScheduleCost& cost, const DeviceSpec& spec, const st
   return p;
 }
 
-// Per site, how many tasks streamed from the HBM at once while its tasks ran (its own and other sites'):
-// the count whose share of the bandwidth equals the share its tasks got on average (the harmonic mean of
-// the count over their run, weighted by time). A site runs beside another when neither waits for the
-// other (a layer's q and k/v projections): both stream from the one HBM.
-std::vector<double> sideBySide(const Placement& p, const std::vector<std::int64_t>& base) {
+// Per task, how many tasks streamed from the HBM at once while it ran (its site's and other sites'): the
+// count whose share of the bandwidth equals the share the task got on average (the harmonic mean of the
+// count over its run, weighted by time). A site runs beside another when neither waits for the other
+// (a layer's q and k/v projections): both stream from the one HBM; the last wave of a site with more
+// tasks than cores streams beside fewer tasks than its first.
+std::vector<double> sideBySide(const Placement& p) {
   const std::size_t total = p.start.size();
   std::vector<std::pair<double, int>> events;
   events.reserve(2 * total);
@@ -171,16 +173,23 @@ std::vector<double> sideBySide(const Placement& p, const std::vector<std::int64_
     const std::size_t i = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), t) - times.begin());
     return i < integral.size() ? integral[i] : area;
   };
-  std::vector<double> out(base.size() - 1, 0.0);
-  for (std::size_t s = 0; s + 1 < base.size(); ++s) {
-    double share = 0, span = 0;
-    for (std::int64_t id = base[s]; id < base[s + 1]; ++id) {
-      const double d = p.end[static_cast<std::size_t>(id)] - p.start[static_cast<std::size_t>(id)];
-      if (d <= 0) continue;
-      share += at(p.end[static_cast<std::size_t>(id)]) - at(p.start[static_cast<std::size_t>(id)]);
-      span += d;
-    }
-    out[s] = share > 0 ? span / share : 0;
+  std::vector<double> out(total, 0.0);
+  for (std::size_t id = 0; id < total; ++id) {
+    const double d = p.end[id] - p.start[id];
+    const double share = d > 0 ? at(p.end[id]) - at(p.start[id]) : 0;
+    out[id] = share > 0 ? d / share : 0;
+  }
+  return out;
+}
+
+// The tasks of a site of `tasks` streaming at once if it ran alone in waves of one task per core
+// (`lanes`): every task of a full wave beside `lanes`, a task of the last wave beside what is left.
+std::vector<int> waveSharing(std::int64_t tasks, int lanes) {
+  std::vector<int> out(static_cast<std::size_t>(std::max<std::int64_t>(tasks, 0)), 1);
+  const std::int64_t per_wave = std::max(1, lanes);
+  for (std::int64_t i = 0; i < tasks; ++i) {
+    const std::int64_t wave_start = i / per_wave * per_wave;
+    out[static_cast<std::size_t>(i)] = static_cast<int>(std::min(per_wave, tasks - wave_start));
   }
   return out;
 }
@@ -195,8 +204,8 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
   const auto& sites = cost.kernels;
   std::vector<std::int64_t> base(sites.size() + 1, 0);
   bool known = cost.unknown.empty();
-  // Per site, the tasks streaming from GM at once: its own tasks side by side (at most a core each).
-  std::vector<int> sharing(sites.size(), 1);
+  // Per task, the tasks streaming from GM at once: its site's tasks in the same wave (a core each).
+  std::vector<std::vector<int>> sharing(sites.size());
   for (std::size_t s = 0; s < sites.size(); ++s) {
     const cost::KernelCost& k = sites[s];
     SiteTime st;
@@ -204,7 +213,7 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
     st.core = k.core;
     st.tasks = k.dispatches.value_or(0);
     const int lanes = k.core == "AIV" ? spec.aiv : spec.aic;
-    sharing[s] = static_cast<int>(std::min<std::int64_t>(std::max<std::int64_t>(st.tasks, 1), lanes));
+    sharing[s] = waveSharing(st.tasks, lanes);
     if (!k.dispatches || !k.work_per_task) {
       if (known) out.unknown.push_back("the work of kernel " + k.kernel + "'s tasks is not static");
       known = false;
@@ -212,18 +221,26 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
     base[s + 1] = base[s] + st.tasks;
     out.sites.push_back(std::move(st));
   }
-  // Every task's duration, by site, under the sites' sharing; a site whose tasks work alike computes it once.
+  // Every task's duration under its sharing; tasks that work alike are timed once per sharing count.
   std::vector<std::vector<double>> duration(sites.size());
   auto durations = [&]() {
     for (std::size_t s = 0; s < sites.size(); ++s) {
       const cost::KernelCost& k = sites[s];
       SiteTime& st = out.sites[s];
-      duration[s].clear();
-      st.largest = taskTime(*k.work_per_task, spec, k.core, sharing[s]);
-      if (!k.task_work.empty() && static_cast<std::int64_t>(k.task_work.size()) == st.tasks) {
-        for (const cost::KernelWork& w : k.task_work) duration[s].push_back(taskTime(w, spec, k.core, sharing[s]).task);
-      } else {
-        duration[s].assign(static_cast<std::size_t>(st.tasks), st.largest.task);
+      duration[s].assign(static_cast<std::size_t>(st.tasks), 0.0);
+      // The task the site reports: its largest, in its first (fullest) wave.
+      st.largest = taskTime(*k.work_per_task, spec, k.core, sharing[s].empty() ? 1 : sharing[s].front());
+      const bool each = !k.task_work.empty() && static_cast<std::int64_t>(k.task_work.size()) == st.tasks;
+      std::map<int, double> alike;
+      for (std::size_t i = 0; i < duration[s].size(); ++i) {
+        const int n = sharing[s][i];
+        if (each) {
+          duration[s][i] = taskTime(k.task_work[i], spec, k.core, n).task;
+        } else {
+          auto [it, fresh] = alike.try_emplace(n, 0.0);
+          if (fresh) it->second = taskTime(*k.work_per_task, spec, k.core, n).task;
+          duration[s][i] = it->second;
+        }
       }
     }
   };
@@ -239,18 +256,20 @@ DeviceTime deviceTime(const cost::ScheduleCost& cost, const DeviceSpec& spec) {
   }
   durations();
   Placement placed = place(cost, spec, base, duration);
-  // Sites that ran beside others shared the HBM with them too: their tasks are timed again under the
-  // count that ran at once, halfway from the last guess each pass (a task that slows down overlaps more),
-  // until the counts settle, at most kSharingPasses times. Never fewer than a site's own tasks at once.
-  const std::vector<int> own = sharing;
+  // Tasks that ran beside others shared the HBM with them too: they are timed again under the count
+  // that ran at once, halfway from the last guess each pass (a task that slows down overlaps more),
+  // until the counts settle, at most kSharingPasses times. Never fewer than its own wave of its site.
+  const std::vector<std::vector<int>> own = sharing;
   for (int pass = 0; pass < kSharingPasses; ++pass) {
-    const std::vector<double> measured = sideBySide(placed, base);
+    const std::vector<double> measured = sideBySide(placed);
     bool changed = false;
-    for (std::size_t s = 0; s < sites.size(); ++s) {
-      const int next = std::max(own[s], static_cast<int>(std::lround((sharing[s] + measured[s]) / 2)));
-      if (next != sharing[s]) changed = true;
-      sharing[s] = next;
-    }
+    for (std::size_t s = 0; s < sites.size(); ++s)
+      for (std::size_t i = 0; i < sharing[s].size(); ++i) {
+        const double m = measured[static_cast<std::size_t>(base[s]) + i];
+        const int next = std::max(own[s][i], static_cast<int>(std::lround((sharing[s][i] + m) / 2)));
+        if (next != sharing[s][i]) changed = true;
+        sharing[s][i] = next;
+      }
     if (!changed) break;
     durations();
     placed = place(cost, spec, base, duration);

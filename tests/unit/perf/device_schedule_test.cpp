@@ -154,5 +154,21 @@ TEST(DeviceSchedule, SitesSideBySideShareTheHbm) {
   EXPECT_GT(many_both, many_merged * 0.75);
 }
 
+TEST(DeviceSchedule, TheLastWaveOfASiteStreamsBesideFewerTasks) {
+  // 48 + 8 streaming tasks on 48 AIV cores: the 8 of the second wave share the HBM among themselves
+  // only, so they end sooner than the first wave's tasks took, and the site is not two full waves.
+  const perf::DeviceTime full = perf::deviceTime(costOf({site("k", "AIV", 48, streaming(100))}), runSpec());
+  const perf::DeviceTime tail = perf::deviceTime(costOf({site("k", "AIV", 56, streaming(100))}), runSpec());
+  const perf::DeviceTime eight = perf::deviceTime(costOf({site("k", "AIV", 8, streaming(100))}), runSpec());
+  ASSERT_TRUE(full.total_us && tail.total_us && eight.total_us);
+  EXPECT_LT(*tail.total_us, 2 * *full.total_us * 0.8);
+  // The second wave starts as the first wave's cores free up, at most eight alone after the first wave.
+  EXPECT_GT(*tail.total_us, *full.total_us);
+  EXPECT_LT(*tail.total_us, *full.total_us + *eight.total_us * 1.05);
+  // The task the site reports is one of its fullest wave.
+  ASSERT_EQ(tail.sites.size(), 1u);
+  EXPECT_NEAR(tail.sites[0].largest.task, full.sites[0].largest.task, full.sites[0].largest.task * 1e-9);
+}
+
 }  // namespace
 }  // namespace portcheck
