@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -229,6 +230,28 @@ std::vector<CodegenFailure> mergeCodegenFailures(const std::vector<CodegenFailur
   return out;
 }
 
+namespace {
+
+// ptoas failed and printed no error: its output (the module and its own pass-by-pass debug trace) just
+// ends, as when it dies on a signal (pypto reports its stderr, not its exit status). The message names
+// the last pass it started.
+std::optional<std::string> ptoasSilentStop(const std::string& payload, const std::vector<PtoasDiagnostic>& diags) {
+  for (const PtoasDiagnostic& d : diags)
+    if (d.severity == "error") return std::nullopt;
+  static const std::regex kErrorLine(R"((^|\n)[^\n]*\berror: )");
+  if (std::regex_search(payload, kErrorLine)) return std::nullopt;
+  static const std::regex kPassStart(R"(DEBUG: Start (\w+) Pass)");
+  std::string last;
+  for (std::sregex_iterator it(payload.begin(), payload.end(), kPassStart), end; it != end; ++it) last = (*it)[1];
+  if (last.empty() && payload.find("[Debug]") == std::string::npos && payload.find("=== [") == std::string::npos)
+    return std::nullopt;
+  return last.empty() ? std::string("ptoas stopped without an error message (its output ends in its own debug trace)")
+                      : "ptoas stopped without an error message in its " + last +
+                            " pass (its output ends in its own debug trace)";
+}
+
+}  // namespace
+
 CompilerError classifyCodegenFailure(const CodegenFailure& failure, const std::string& exception_type,
                                      const PathMapper& paths) {
   CompilerError e;
@@ -257,6 +280,12 @@ CompilerError classifyCodegenFailure(const CodegenFailure& failure, const std::s
     e.rule = "COMP007";
     e.kind = "ptoas";
     std::vector<PtoasDiagnostic> diags = parsePtoasDiagnostics(payload);
+    if (auto stop = ptoasSilentStop(payload, diags)) {
+      e.rule = "COMP013";
+      e.subkind = "silent_stop";
+      e.message = *stop;
+      return e;
+    }
     const PtoasDiagnostic* first = nullptr;
     for (const PtoasDiagnostic& d : diags)
       if (d.severity == "error") {

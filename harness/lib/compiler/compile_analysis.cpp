@@ -190,7 +190,16 @@ void attributeLocation(CompilerError& e, const std::vector<CompilerWarning>& war
         }
   }
   if (e.location.known()) return;  // e.g. a .pto location the user note already maps
-  if (auto loc = locator.kernel(e.function)) e.location = *loc;
+  if (auto loc = locator.kernel(e.function)) {
+    e.location = *loc;
+    return;
+  }
+  // A group (a mixed scope's _aic / _aiv pair) is where its members are.
+  for (const std::string& member : e.members)
+    if (auto loc = locator.kernel(member)) {
+      e.location = *loc;
+      return;
+    }
 }
 
 }  // namespace

@@ -121,6 +121,15 @@ std::vector<Diagnostic> compilerErrorDiagnostics(const CompilerError& e, const P
       d.column = user.column;
     }
     out.push_back(std::move(d));
+  } else if (e.rule == "COMP013") {
+    Diagnostic d = make("COMP013", e.location, unitPrefix(e) + ": " + e.message, paths);
+    const bool mixed = std::any_of(e.members.begin(), e.members.end(), [](const std::string& m) { return endsWith(m, "_aic"); }) &&
+                       std::any_of(e.members.begin(), e.members.end(), [](const std::string& m) { return endsWith(m, "_aiv"); });
+    if (mixed)
+      d.notes.push_back(DiagnosticNote{"", 0, 0,
+                                       "a mixed cube+vector group: ptoas 0.27 dies in PTOToEmitC on such a scope without "
+                                       "a split; optimizations=[pl.split(pl.SplitMode.UP_DOWN)] on its pl.at compiles"});
+    out.push_back(std::move(d));
   } else if (e.rule == "COMP010") {
     Diagnostic d = make("COMP010", e.location, "internal compiler error: " + e.message, paths);
     out.push_back(std::move(d));

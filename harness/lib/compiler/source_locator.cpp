@@ -132,6 +132,28 @@ std::optional<SourceLocation> SourceLocator::kernel(const std::string& kernel_na
       return SourceLocation{r->file->display, r->def_line, r->def_column};
     }
   }
+  // A scope named by its name_hint: the kernel is `<function>_<hint>`, or the hint alone when it starts
+  // with the function's name (pypto's OutlineHierarchyScopes).
+  for (std::size_t cut = name.find('_'); cut != std::string::npos; cut = name.find('_', cut + 1)) {
+    auto r = defRegion(name.substr(0, cut));
+    if (!r) continue;
+    const std::string hint = name.substr(cut + 1);
+    auto names = [&](const std::string& l, const std::string& h) {
+      return l.find("name_hint=\"" + h + "\"") != std::string::npos ||
+             l.find("name_hint='" + h + "'") != std::string::npos;
+    };
+    static const std::regex kWith(R"(^\s*with\s)");
+    for (int ln = r->def_line + 1; ln <= r->end_line; ++ln) {
+      const std::string& l = r->file->lines[static_cast<std::size_t>(ln) - 1];
+      if (!names(l, hint) && !names(l, name)) continue;
+      // The `with` the hint belongs to (a call spread over lines starts above it).
+      for (int up = ln; up > r->def_line && up > ln - 4; --up) {
+        const std::string& w = r->file->lines[static_cast<std::size_t>(up) - 1];
+        if (std::regex_search(w, kWith)) return SourceLocation{r->file->display, up, indentOf(w) + 1};
+      }
+      return SourceLocation{r->file->display, ln, indentOf(l) + 1};
+    }
+  }
   if (auto d = functionDef(name)) return d;
   if (name != kernel_name) return functionDef(kernel_name);
   return std::nullopt;

@@ -24,7 +24,9 @@ class SourceLocator {
   // `def <name>(` (the column of `def`).
   std::optional<SourceLocation> functionDef(const std::string& name) const;
   // Where a kernel the compiler names comes from: `<entry>_incore_<n>[_aic|_aiv]` -> the n-th
-  // `with pl.at(` in `def <entry>`; otherwise `def <name>` (without an _aic/_aiv suffix).
+  // `with pl.at(` in `def <entry>`; `<function>_<hint>` or `<hint>` (a hint starting with the function's
+  // name) -> the `with` whose name_hint is <hint> in `def <function>`; otherwise `def <name>` (without
+  // an _aic/_aiv suffix).
   std::optional<SourceLocation> kernel(const std::string& kernel_name) const;
   // The line that created tile `var` of `function` (dump or .pto SSA name).
   std::optional<SourceLocation> tile(const std::string& function, const std::string& var) const;

@@ -2,6 +2,9 @@
 // recording exists, on output built from the documented format) and stays silent on a clean one.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include <algorithm>
 
 #include "compile_fixture_support.h"
@@ -46,6 +49,7 @@ INSTANTIATE_TEST_SUITE_P(
                       RuleCase{"COMP005", "12-left-oom-autotile"}, RuleCase{"COMP007", "19-ptoas-dtype-mismatch"},
                       RuleCase{"COMP008", "20-ptoas-missing-program"}, RuleCase{"COMP009", "18-misplaced-tile-op"},
                       RuleCase{"COMP010", "26-dsa-rp-internal-program"}, RuleCase{"COMP012", "09-vec-oom-live-tiles"},
+                      RuleCase{"COMP013", "30-ptoas-silent-stop-mixed-nosplit"},
                       RuleCase{"PERF001", "03-matmul-program"}, RuleCase{"MEM102", "07-vec-low-usage"}),
     [](const ::testing::TestParamInfo<RuleCase>& info) { return info.param.rule; });
 
@@ -85,9 +89,53 @@ TEST(CompilerRules, CodegenFailureWithASpanIsReportedAtTheUsersLine) {
             "Failed to compile function 'test_ssa_violation_incore_0': tile.store tile valid_shape must be 2D");
 }
 
+// COMP013: ptoas died without a message on a mixed group; the finding is short, at the scope, with the cause.
+TEST(CompilerRules, APtoasThatStopsSilentlyIsNamedWithItsLastPassAndTheSplitNote) {
+  CompileAnalysis a = analyzeCompile(test::fixtureRecord("30-ptoas-silent-stop-mixed-nosplit"), Platform::A2A3);
+  ASSERT_TRUE(fires(a, "COMP013"));
+  EXPECT_FALSE(fires(a, "COMP007")) << "not the ptoas-rejected finding quoting the whole trace";
+  const Diagnostic* d = nullptr;
+  for (const Diagnostic& x : a.diagnostics)
+    if (x.rule == "COMP013") d = &x;
+  ASSERT_NE(d, nullptr);
+  EXPECT_LT(d->message.size(), 300u) << d->message;
+  EXPECT_NE(d->message.find("PTOToEmitC"), std::string::npos) << d->message;
+  EXPECT_EQ(d->file, "projects/30-ptoas-silent-stop-mixed-nosplit/pypto_src/program.py");
+  EXPECT_EQ(d->line, 25) << "the pl.at scope of the group";
+  ASSERT_FALSE(d->notes.empty());
+  EXPECT_NE(d->notes.back().message.find("pl.split(pl.SplitMode.UP_DOWN)"), std::string::npos);
+}
+
+TEST(CompilerRules, APtoasErrorLineIsNeverASilentStop) {
+  // The same debug trace with an error line in it is ptoas rejecting the code (COMP007).
+  CompileRecord r = test::fixtureRecord("30-ptoas-silent-stop-mixed-nosplit");
+  const std::string marker = "DEBUG: Start PTOToEmitC Pass";
+  for (std::string* text : {&r.log}) {
+    const std::size_t at = text->find(marker);
+    ASSERT_NE(at, std::string::npos);
+    text->insert(at, "loc(\"x.pto\":3:1): error: custom op 'pto.x' is unknown\n");
+  }
+  std::error_code ec;
+  const std::filesystem::path copy = std::filesystem::temp_directory_path() / "portcheck-comp013-copy";
+  std::filesystem::remove_all(copy, ec);
+  std::filesystem::copy(r.out_dir, copy, std::filesystem::copy_options::recursive, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  r.out_dir = copy;
+  const std::filesystem::path report = copy / "report" / "codegen_errors.txt";
+  std::string text = test::readFile(report);
+  const std::size_t at = text.find(marker);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at, "loc(\"x.pto\":3:1): error: custom op 'pto.x' is unknown\n");
+  std::ofstream(report, std::ios::trunc) << text;
+  CompileAnalysis a = analyzeCompile(r, Platform::A2A3);
+  std::filesystem::remove_all(copy, ec);
+  EXPECT_TRUE(fires(a, "COMP007"));
+  EXPECT_FALSE(fires(a, "COMP013"));
+}
+
 TEST(CompilerRules, EveryCompilerRuleIsCatalogued) {
   for (const char* id : {"COMP001", "COMP002", "COMP003", "COMP004", "COMP005", "COMP006", "COMP007", "COMP008",
-                         "COMP009", "COMP010", "COMP011", "COMP012", "PERF001", "MEM101", "MEM102"}) {
+                         "COMP009", "COMP010", "COMP011", "COMP012", "COMP013", "PERF001", "MEM101", "MEM102"}) {
     const RuleInfo* r = Catalogue::builtin().find(id);
     ASSERT_NE(r, nullptr) << id;
     EXPECT_EQ(r->source, Stage::Compiler) << id;
