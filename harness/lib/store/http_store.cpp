@@ -1,11 +1,20 @@
 // Plain HTTP backend (libcurl): GET and PUT of <base>/<kind>/<key[0:2]>/<key>, the layout sccache's
-// WebDAV storage and ccache's http storage (layout "subdirs") use; nginx with dav_methods PUT and
-// create_full_put_path, or bazel-remote, serve it. 404 is a miss; any other failure is an error.
+// WebDAV storage and ccache's http storage (layout "subdirs") use, which nginx with dav_methods PUT
+// and create_full_put_path serves; or, with `|layout=bazel`, <base>/ac/<64 hex digits>, ccache's
+// layout for a Bazel HTTP cache (bazel-remote with its action-cache validation off, as ccache asks).
+// 404 is a miss; any other failure is an error.
 #include <curl/curl.h>
 
 #include <algorithm>
 #include <mutex>
 #include <string>
+
+#include <cstdio>
+
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include <xxhash.h>
 
 #include "store/store_backend.h"
 
@@ -29,6 +38,19 @@ std::size_t readHttpUpload(char* buffer, std::size_t size, std::size_t n, void* 
   std::copy_n(up->bytes->data() + up->offset, len, buffer);
   up->offset += len;
   return len;
+}
+
+// 64 hex digits, as a Bazel action-cache key is: the key itself, followed by the XXH3-128 of
+// "<kind>/<key>" as often as it takes (so the kind is part of the name).
+std::string bazelKey(const std::string& kind, const std::string& key) {
+  const std::string tagged = kind + "/" + key;
+  const XXH128_hash_t h = XXH3_128bits(tagged.data(), tagged.size());
+  char tail[33];
+  std::snprintf(tail, sizeof tail, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  std::string out = key.substr(0, 64);
+  while (out.size() < 64) out += std::string(tail).substr(0, 64 - out.size());
+  return out;
 }
 
 class HttpStore final : public StoreBackend {
@@ -88,6 +110,7 @@ class HttpStore final : public StoreBackend {
   }
 
   std::string locate(const std::string& kind, const std::string& key) const override {
+    if (url_.layout == RemoteUrl::Layout::Bazel) return url_.base + "ac/" + bazelKey(kind, key);
     return url_.base + kind + "/" + key.substr(0, 2) + "/" + key;
   }
 

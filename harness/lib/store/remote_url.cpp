@@ -14,9 +14,29 @@ bool parseRemoteNumber(std::string_view text, int low, int high, int& out) {
 
 }  // namespace
 
-std::optional<RemoteUrl> parseRemoteUrl(const std::string& text, std::string& error) {
+std::optional<RemoteUrl> parseRemoteUrl(const std::string& given, std::string& error) {
   RemoteUrl u;
-  u.display = text;
+  u.display = given;
+  // Attributes after '|' (ccache's remote_storage syntax): only an HTTP store's layout.
+  const std::size_t bar = given.find('|');
+  const std::string text = given.substr(0, bar);
+  for (std::size_t at = bar; at != std::string::npos;) {
+    const std::size_t next = given.find('|', at + 1);
+    const std::string attribute = given.substr(at + 1, next == std::string::npos ? next : next - at - 1);
+    if (!text.starts_with("http://")) {
+      error = "'" + given + "': attributes after '|' are for an http:// store";
+      return std::nullopt;
+    }
+    if (attribute == "layout=bazel") {
+      u.layout = RemoteUrl::Layout::Bazel;
+    } else if (attribute == "layout=subdirs") {
+      u.layout = RemoteUrl::Layout::Subdirs;
+    } else {
+      error = "'" + given + "': unknown attribute '" + attribute + "' (layout=subdirs or layout=bazel)";
+      return std::nullopt;
+    }
+    at = next;
+  }
   std::string_view rest;
   if (text.starts_with("redis://")) {
     u.scheme = RemoteUrl::Scheme::Redis;
@@ -25,7 +45,7 @@ std::optional<RemoteUrl> parseRemoteUrl(const std::string& text, std::string& er
     u.scheme = RemoteUrl::Scheme::Http;
     rest = std::string_view(text).substr(7);
   } else {
-    error = "'" + text + "' is neither redis://HOST:PORT[/DB] nor http://HOST:PORT/PATH/";
+    error = "'" + text + "' is neither redis://HOST:PORT[/DB] nor http://HOST:PORT/PATH/[|layout=bazel]";
     return std::nullopt;
   }
   std::size_t slash = rest.find('/');

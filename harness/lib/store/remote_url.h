@@ -13,10 +13,13 @@ struct RemoteUrl {
   int port = 0;
   int db = 0;            // redis: the database number (SELECT)
   std::string base;      // http: the URL up to and with the trailing '/', entries go below it
+  enum class Layout { Subdirs, Bazel };
+  Layout layout = Layout::Subdirs;  // http: `|layout=subdirs` (default) or `|layout=bazel`, as ccache spells it
   std::string display;   // the URL as given, for notes and stats
 };
 
-// Parses `text`; nullopt with `error` saying what is wrong (scheme, host, port, database number).
+// Parses `text`; nullopt with `error` saying what is wrong (scheme, host, port, database number, an
+// attribute after '|').
 std::optional<RemoteUrl> parseRemoteUrl(const std::string& text, std::string& error);
 
 }  // namespace portcheck::store

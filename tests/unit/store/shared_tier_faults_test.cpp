@@ -107,6 +107,28 @@ TEST_P(SharedTierFaults, AnEntryStoredOnOneRootIsReadThroughOnAnother) {
   EXPECT_EQ(sb.remote.rejected, 0u);
 }
 
+TEST_P(SharedTierFaults, TheBazelLayoutKeepsEntriesUnderAcWith64HexDigits) {
+  if (GetParam() != "http") GTEST_SKIP() << "an HTTP store's layout";
+  use(2000, url_ + "|layout=bazel");
+  fs::path a = root("machine-a"), b = root("machine-b");
+  ASSERT_TRUE(storeLintCache(a / "lint", "slot-a", kKeyA, sampleLintEntry("through the bazel layout")));
+  EXPECT_TRUE(store::finishSharedCache().empty());
+  // On the server: one file under ac/, named by 64 hex digits that start with the key.
+  std::vector<std::string> names;
+  for (const auto& e : fs::recursive_directory_iterator(tmp_ / "server" / "store"))
+    if (e.is_regular_file()) names.push_back(fs::relative(e.path(), tmp_ / "server" / "store").generic_string());
+  ASSERT_EQ(names.size(), 1u);
+  const std::size_t ac = names[0].rfind("/ac/");  // below the URL's own path
+  ASSERT_NE(ac, std::string::npos) << names[0];
+  const std::string name = names[0].substr(ac + 4);
+  EXPECT_EQ(name.size(), 64u) << names[0];
+  EXPECT_EQ(name.substr(0, kKeyA.size()), kKeyA);
+  EXPECT_EQ(name.find_first_not_of("0123456789abcdef"), std::string::npos) << name;
+  std::optional<LintCacheEntry> got = loadLintCache(b / "lint", "slot-b", kKeyA);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->diagnostics[0].message, "through the bazel layout");
+}
+
 TEST_P(SharedTierFaults, AStoreDownAtStartIsOneNoteAndNoFailure) {
   server_.kill();
   use(300);

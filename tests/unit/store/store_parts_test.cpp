@@ -35,9 +35,27 @@ TEST(RemoteUrl, ParsesRedisAndHttp) {
             "port-check/lint/abcdef");
 }
 
+TEST(RemoteUrl, TheBazelLayoutIsAnAttributeAsCcacheSpellsIt) {
+  std::string error;
+  auto h = store::parseRemoteUrl("http://10.0.0.5:8080/cache|layout=bazel", error);
+  ASSERT_TRUE(h) << error;
+  EXPECT_EQ(h->base, "http://10.0.0.5:8080/cache/");
+  EXPECT_EQ(h->layout, store::RemoteUrl::Layout::Bazel);
+  auto backend = store::makeRemoteStore(*h, std::chrono::milliseconds(100));
+  const std::string compile = backend->locate("compile", "abcdef");
+  EXPECT_EQ(compile.rfind("http://10.0.0.5:8080/cache/ac/abcdef", 0), 0u) << compile;
+  EXPECT_EQ(compile.size(), std::string("http://10.0.0.5:8080/cache/ac/").size() + 64);
+  EXPECT_NE(compile, backend->locate("run", "abcdef")) << "the kind is part of the name";
+  EXPECT_EQ(compile, backend->locate("compile", "abcdef")) << "stable";
+  auto subdirs = store::parseRemoteUrl("http://10.0.0.5:8080/cache|layout=subdirs", error);
+  ASSERT_TRUE(subdirs) << error;
+  EXPECT_EQ(subdirs->layout, store::RemoteUrl::Layout::Subdirs);
+}
+
 TEST(RemoteUrl, RejectsWhatItCannotUse) {
   for (const char* bad : {"https://h:443/", "redis://host", "redis://:6379", "redis://h:0", "redis://h:70000",
-                          "redis://h:6379/x", "http://h:80/p?q=1", "http://user@h:80/", "h:6379"}) {
+                          "redis://h:6379/x", "http://h:80/p?q=1", "http://user@h:80/", "h:6379",
+                          "http://h:80/p|layout=flat", "http://h:80/p|", "redis://h:6379|layout=bazel"}) {
     std::string error;
     EXPECT_FALSE(store::parseRemoteUrl(bad, error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;
