@@ -188,7 +188,7 @@ TEST(CompileCache, TwoCheckoutsAtDifferentPathsShareKeysAndEntries) {
   for (CacheWorkspace* c : {&one, &two}) {
     c->settings.cache_root = shared / "cache";
     c->settings.toolchain.pypto_root = c->ws / "pypto";  // a toolchain inside each checkout
-    c->settings.environment["PYTHONPATH"] = (c->ws / "pypto-lib").string() + ":/opt/elsewhere";
+    c->settings.environment["PYTHONPATH"] = (c->ws / "pypto-lib").string() + ":" + (shared / "elsewhere").string();
   }
   auto t1 = one.project("p"), t2 = two.project("p");
   EXPECT_EQ(compileCacheKey(t1, Platform::A2A3, one.settings, {}), compileCacheKey(t2, Platform::A2A3, two.settings, {}));

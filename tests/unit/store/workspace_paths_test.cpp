@@ -10,39 +10,49 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Two checkouts of one repository and a toolchain outside both, under the temporary folder (none of
+// them needs to exist: the rewriting is on path strings).
+const std::string& scratch() {
+  static const std::string base = (fs::temp_directory_path() / "port-check-workspace-paths").generic_string();
+  return base;
+}
+std::string one() { return scratch() + "/one/repo"; }
+std::string ci() { return scratch() + "/ci/checkout"; }
+std::string tools() { return scratch() + "/toolchain"; }
+
 TEST(WorkspacePaths, PathsUnderTheRootAreKeyedRelativeOthersStay) {
-  WorkspacePaths a("/home/one/repo"), b("/srv/ci/checkout/");
-  EXPECT_EQ(a.keyed("/home/one/repo/projects/p/pypto_src"), b.keyed("/srv/ci/checkout/projects/p/pypto_src"));
-  EXPECT_EQ(a.keyed("/home/one/repo"), std::string(kWorkspaceToken));
-  EXPECT_EQ(a.keyed("/home/one/repo/./projects/../pypto-lib"), std::string(kWorkspaceToken) + "/pypto-lib");
+  WorkspacePaths a(one()), b(ci() + "/");
+  EXPECT_EQ(a.keyed(one() + "/projects/p/pypto_src"), b.keyed(ci() + "/projects/p/pypto_src"));
+  EXPECT_EQ(a.keyed(one()), std::string(kWorkspaceToken));
+  EXPECT_EQ(a.keyed(one() + "/./projects/../pypto-lib"), std::string(kWorkspaceToken) + "/pypto-lib");
   // A sibling whose name starts with the root's is not below it.
-  EXPECT_EQ(a.keyed("/home/one/repo2/x.py"), "/home/one/repo2/x.py");
-  EXPECT_EQ(a.keyed("/opt/pypto/python"), "/opt/pypto/python");
+  EXPECT_EQ(a.keyed(one() + "2/x.py"), one() + "2/x.py");
+  EXPECT_EQ(a.keyed(tools() + "/pypto/python"), tools() + "/pypto/python");
   EXPECT_EQ(a.keyed("python3"), "python3");
 }
 
 TEST(WorkspacePaths, EverySearchPathEntryIsKeyed) {
-  WorkspacePaths a("/home/one/repo"), b("/srv/ci/checkout");
-  EXPECT_EQ(a.keyedSearchPath("/home/one/repo/pypto-lib:/opt/pypto/python::/home/one/repo"),
-            b.keyedSearchPath("/srv/ci/checkout/pypto-lib:/opt/pypto/python::/srv/ci/checkout"));
-  EXPECT_EQ(a.keyedSearchPath("/opt/x:/opt/y"), "/opt/x:/opt/y");
+  WorkspacePaths a(one()), b(ci());
+  EXPECT_EQ(a.keyedSearchPath(one() + "/pypto-lib:" + tools() + "/python::" + one()),
+            b.keyedSearchPath(ci() + "/pypto-lib:" + tools() + "/python::" + ci()));
+  EXPECT_EQ(a.keyedSearchPath(tools() + "/x:" + tools() + "/y"), tools() + "/x:" + tools() + "/y");
   EXPECT_EQ(a.keyedSearchPath(""), "");
 }
 
 TEST(WorkspacePaths, AnEntryWrittenInOneCheckoutReadsBackWithTheOthersRoot) {
-  WorkspacePaths writer("/home/one/repo"), reader("/srv/ci/checkout");
-  const std::string entry =
-      R"({"out_dir": "/home/one/repo/.port-check-cache/compile/p-1/a2a3/out", "file": "/home/one/repo", )"
-      R"("env": "/home/one/repo/lib:/opt/t", "other": "/home/one/repo2/y", "msg": "see /home/one/repository"})";
+  WorkspacePaths writer(one()), reader(ci());
+  const std::string entry = "{\"out_dir\": \"" + one() + "/.port-check-cache/compile/p-1/a2a3/out\", \"file\": \"" +
+                            one() + "\", \"env\": \"" + one() + "/lib:" + tools() + "/t\", \"other\": \"" + one() +
+                            "2/y\", \"msg\": \"see " + one() + "sitory\"}";
   const std::string stored = writer.toPortable(entry);
-  EXPECT_EQ(stored.find("/home/one/repo/"), std::string::npos) << stored;
-  EXPECT_NE(stored.find("/home/one/repo2/y"), std::string::npos) << "a sibling folder is kept: " << stored;
-  EXPECT_NE(stored.find("/home/one/repository"), std::string::npos) << stored;
+  EXPECT_EQ(stored.find(one() + "/"), std::string::npos) << stored;
+  EXPECT_NE(stored.find(one() + "2/y"), std::string::npos) << "a sibling folder is kept: " << stored;
+  EXPECT_NE(stored.find(one() + "sitory"), std::string::npos) << stored;
   const std::string read = reader.toLocal(stored);
-  EXPECT_NE(read.find(R"("out_dir": "/srv/ci/checkout/.port-check-cache/compile/p-1/a2a3/out")"), std::string::npos)
+  EXPECT_NE(read.find("\"out_dir\": \"" + ci() + "/.port-check-cache/compile/p-1/a2a3/out\""), std::string::npos)
       << read;
-  EXPECT_NE(read.find(R"("file": "/srv/ci/checkout")"), std::string::npos) << read;
-  EXPECT_NE(read.find(R"("env": "/srv/ci/checkout/lib:/opt/t")"), std::string::npos) << read;
+  EXPECT_NE(read.find("\"file\": \"" + ci() + "\""), std::string::npos) << read;
+  EXPECT_NE(read.find("\"env\": \"" + ci() + "/lib:" + tools() + "/t\""), std::string::npos) << read;
   EXPECT_EQ(writer.toLocal(stored), entry) << "the writer reads back what it wrote";
 }
 
