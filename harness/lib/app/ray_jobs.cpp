@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "compiler/compile_driver.h"
+#include "compiler/compile_text.h"
 #include "core/atomic_file.h"
 #include "process/subprocess.h"
 
@@ -15,21 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// The last few lines of the driver script's output: what it said before it stopped.
-std::string lastLinesOfRay(const std::string& text, std::size_t lines = 4) {
-  std::size_t end = text.find_last_not_of(" \n");
-  if (end == std::string::npos) return "";
-  std::size_t from = end + 1;
-  for (std::size_t n = 0; n < lines && from > 0; ++n) {
-    std::size_t nl = text.rfind('\n', from - 1);
-    from = nl == std::string::npos ? 0 : nl;
-    if (from == 0) break;
-  }
-  std::string out = text.substr(from, end + 1 - from);
-  while (!out.empty() && out.front() == '\n') out.erase(out.begin());
-  return out;
-}
 
 std::string rayFileText(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -104,7 +90,9 @@ RayOutcome runRayJobs(const RaySubmission& submission, const std::vector<RayJob>
   outcome.seconds = r.seconds;
   const std::string result_text = rayFileText(result_path);
   fs::remove_all(work_dir, ec);  // the spec holds the driver's environment: not left in the cache
-  const std::string said = lastLinesOfRay(r.output);
+  // What the driver script said last before it stopped (its last non-blank lines).
+  std::string said;
+  for (const std::string& line : lastLines(logLines(r.output), 4)) said += (said.empty() ? "" : "\n") + line;
   const std::string where = "--ray-python / PORTCHECK_RAY_PYTHON (now " + submission.python + ")";
   if (!r.started) {
     outcome.error = "cannot run the Ray driver with " + r.spawn_error + "; point " + where +
